@@ -1,0 +1,134 @@
+# shellcheck shell=bash
+# TAP for the shell tests, after git's t/test-lib.sh: each test is a
+# description and a body evaluated with 'set -e' in a subshell; the plan is
+# printed at the end.  Source it first thing in a test file.
+
+set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SCRIPTS=$TOP/scripts
+TEST_NAME=$(basename "$0" .t)
+# Under build/, on the file system of the pristine trees, so that
+# copy_tree can hard-link.
+TEST_DIR=$TOP/build/tests/$TEST_NAME
+export PATH="$SCRIPTS:$PATH" TOP SCRIPTS TEST_DIR
+
+_test_n=0
+_test_failed=0
+
+_test_cleanup() {
+	# A test may have made directories read-only: give the write bits back
+	# (on directories only: files may be hard links into a pristine tree).
+	if [ -d "$TEST_DIR" ]; then
+		find "$TEST_DIR" -type d ! -perm -u+w -exec chmod u+w {} + 2>/dev/null
+		rm -rf "$TEST_DIR"
+	fi
+}
+_test_cleanup
+mkdir -p "$TEST_DIR"
+trap _test_cleanup EXIT
+
+# test_expect_success DESCRIPTION BODY
+test_expect_success() {
+	_test_n=$((_test_n + 1))
+	local out=$TEST_DIR/.out.$_test_n
+	if (
+		set -e
+		eval "$2"
+	) >"$out" 2>&1; then
+		echo "ok $_test_n - $1"
+	else
+		_test_failed=$((_test_failed + 1))
+		echo "not ok $_test_n - $1"
+		sed 's/^/#   /' "$out"
+	fi
+}
+
+# test_skip DESCRIPTION REASON
+test_skip() {
+	_test_n=$((_test_n + 1))
+	echo "ok $_test_n - $1 # SKIP $2"
+}
+
+test_done() {
+	echo "1..$_test_n"
+	[ "$_test_failed" -eq 0 ]
+	exit
+}
+
+note() { printf '# %s\n' "$*"; }
+
+# --- assertions for test bodies -----------------------------------------
+
+fail() {
+	printf 'FAIL: %s\n' "$*" >&2
+	return 1
+}
+
+# expect_eq GOT WANT [WHAT]
+expect_eq() {
+	[ "$1" = "$2" ] || fail "${3:-value}: got '$1', want '$2'"
+}
+
+# expect_exit CODE CMD...: run CMD, keep stdout/stderr in $TEST_DIR/stdout
+# and $TEST_DIR/stderr, and check its exit code.
+expect_exit() {
+	local want=$1 got=0
+	shift
+	"$@" >"$TEST_DIR/stdout" 2>"$TEST_DIR/stderr" || got=$?
+	cat "$TEST_DIR/stdout" "$TEST_DIR/stderr"
+	[ "$got" -eq "$want" ] || fail "exit code of $*: got $got, want $want"
+}
+
+# expect_one_line_error PATTERN: stderr of the last expect_exit is exactly
+# one line, an error matching PATTERN (extended regex).
+expect_one_line_error() {
+	local n
+	n=$(wc -l <"$TEST_DIR/stderr")
+	[ "$n" -eq 1 ] || fail "stderr has $n lines, want 1"
+	grep -Eq "^[a-z-]+: error: .*$1" "$TEST_DIR/stderr" ||
+		fail "stderr '$(cat "$TEST_DIR/stderr")' does not match '$1'"
+}
+
+# status_of PATCH: the status scripts/apply printed for PATCH (without the
+# parenthesised detail), from the last expect_exit.
+status_of() {
+	awk -v p="$1" '$1 == p { $1 = ""; sub(/^ +/, ""); sub(/ \(.*$/, ""); print }' "$TEST_DIR/stdout"
+}
+
+# expect_statuses PATCH=STATUS...
+expect_statuses() {
+	local kv
+	for kv in "$@"; do
+		expect_eq "$(status_of "${kv%%=*}")" "${kv#*=}" "status of ${kv%%=*}"
+	done
+}
+
+# --- kernel trees -----------------------------------------------------------
+
+# kernel_tree VER: the pristine tree (unpacked on first use).
+kernel_tree() { "$SCRIPTS/get-kernel" "$1" 2>/dev/null; }
+
+# copy_tree VER NAME: a hard-linked copy of the pristine tree, for this test.
+copy_tree() {
+	"$SCRIPTS/copy-tree" --link "$(kernel_tree "$1")" "$TEST_DIR/$2" 2>/dev/null
+	echo "$TEST_DIR/$2"
+}
+
+# pristine_sum VER: the checksum recorded when the pristine tree was unpacked.
+pristine_sum() { cat "$(kernel_tree "$1").md5"; }
+
+# tree_sum DIR: same definition as scripts/get-kernel: every entry's name,
+# type, mode, link target and content.
+tree_sum() {
+	tar -C "$1" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - . |
+		md5sum | cut -d' ' -f1
+}
+
+# detach FILE...: give a hard-linked file its own inode before editing it
+# in place, so that the pristine tree is not edited with it.
+detach() {
+	local f
+	for f in "$@"; do
+		cp -p "$f" "$f.detach" && mv -f "$f.detach" "$f"
+	done
+}

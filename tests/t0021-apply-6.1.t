@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
+# The 6.1 series on Debian's linux-source-6.1 (6.1.192): the unaligned
+# accessors live in asm-generic/unaligned.h there, x86 and LoongArch are
+# declared not needed.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/patches.sh
+. "$(dirname "$0")/patches.sh"
+
+tree=$(copy_tree 6.1 linux)
+pristine=$(pristine_sum 6.1)
+export tree pristine
+
+test_expect_success 'the hard-linked copy is the pristine 6.1.192 tree' '
+	expect_eq "$(tree_sum "$tree")" "$pristine" checksum
+'
+
+test_expect_success 'apply: base from blob hashes, x86 and LoongArch not needed' '
+	expect_exit 0 apply "$tree" &&
+	grep -q "^base: 6.1, from blob hashes" "$TEST_DIR/stdout" &&
+	expect_statuses "$P1=applied" "$P2=applied" "$P3=not needed on this base" \
+		"$P4=applied" "$P5=not needed on this base" &&
+	grep -q "^$P3 *not needed on this base (6.1 has no rep_movs_alternative" "$TEST_DIR/stdout" &&
+	tree_sum "$tree" >"$TEST_DIR/applied.sum"
+'
+
+test_expect_success 'every touched file has the post-image blob its patch names' '
+	post_images_ok "$tree" 6.1
+'
+
+test_expect_success 'kernel and tools accessors are the overlay definitions, byte for byte' '
+	accessor_block "$TOP/overlay/include/vdso/unaligned.h" >"$TEST_DIR/want" &&
+	test -s "$TEST_DIR/want" &&
+	accessor_block "$tree/include/asm-generic/unaligned.h" >"$TEST_DIR/kernel" &&
+	accessor_block "$tree/tools/include/asm-generic/unaligned.h" >"$TEST_DIR/tools" &&
+	cmp "$TEST_DIR/want" "$TEST_DIR/kernel" &&
+	cmp "$TEST_DIR/want" "$TEST_DIR/tools"
+'
+
+test_expect_success 'the accessor comparison can fail: the pristine 6.1 block differs' '
+	accessor_block "$(kernel_tree 6.1)/include/asm-generic/unaligned.h" >"$TEST_DIR/old" &&
+	test -s "$TEST_DIR/old" &&
+	! cmp -s "$TEST_DIR/want" "$TEST_DIR/old"
+'
+
+test_expect_success 'a second apply is a no-op' '
+	expect_exit 0 apply "$tree" &&
+	expect_statuses "$P1=already present" "$P2=already present" "$P4=already present" &&
+	expect_eq "$(tree_sum "$tree")" "$(cat "$TEST_DIR/applied.sum")" checksum
+'
+
+test_expect_success 'reverse restores the original tree byte for byte' '
+	expect_exit 0 apply --reverse "$tree" &&
+	expect_statuses "$P1=reverted" "$P2=reverted" "$P4=reverted" &&
+	expect_eq "$(tree_sum "$tree")" "$pristine" checksum
+'
+
+test_expect_success 'quilt pushes the series with zero fuzz and pops it back' '
+	q=$(copy_tree 6.1 quilt) &&
+	ln -s "$TOP/patches/6.1" "$q/patches" &&
+	(cd "$q" && quilt push -a --fuzz=0 && quilt pop -a) &&
+	rm "$q/patches" && rm -rf "$q/.pc" &&
+	expect_eq "$(tree_sum "$q")" "$pristine" checksum
+'
+
+test_done
