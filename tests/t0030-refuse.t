@@ -12,11 +12,13 @@ pristine=$(pristine_sum 6.12)
 export pristine
 
 # refused CODE PATTERN TREE [APPLY ARGS...]: apply exits with CODE and a
-# one-line error matching PATTERN; TREE is unchanged.
+# one-line error matching PATTERN; TREE is unchanged.  The checksum before
+# is $BEFORE when the caller knows it (an untouched copy: the pristine
+# checksum), else computed here.
 refused() {
-	local code=$1 pattern=$2 tree=$3 before
+	local code=$1 pattern=$2 tree=$3 before=${BEFORE:-}
 	shift 3
-	before=$(tree_sum "$tree")
+	[ -n "$before" ] || before=$(tree_sum "$tree")
 	expect_exit "$code" apply "$@" "$tree" &&
 		expect_one_line_error "$pattern" &&
 		expect_eq "$(tree_sum "$tree")" "$before" "tree checksum"
@@ -111,7 +113,7 @@ test_expect_success 'a patch whose path escapes the tree' '
 	cp -r "$TOP/patches" "$TEST_DIR/escape-patches" &&
 	sed -i "s|a/arch/arm64/lib/clear_user.S|a/../escape/clear_user.S|; s|b/arch/arm64/lib/clear_user.S|b/../escape/clear_user.S|" \
 		"$TEST_DIR/escape-patches/6.12/$P4" &&
-	refused 3 "touched path .\.\./escape/clear_user.S. escapes the tree" "$t" --patches "$TEST_DIR/escape-patches"
+	BEFORE=$pristine refused 3 "touched path .\.\./escape/clear_user.S. escapes the tree" "$t" --patches "$TEST_DIR/escape-patches"
 '
 
 test_expect_success 'a second concurrent run on the same tree: locked out' '
@@ -121,13 +123,13 @@ test_expect_success 'a second concurrent run on the same tree: locked out' '
 	{ flock -F "$lock" sleep 60 & } &&
 	holder=$! &&
 	for i in $(seq 50); do flock -n "$lock" true || break; sleep 0.1; done &&
-	refused 4 "another run holds the lock" "$t"; rc=$?
+	BEFORE=$pristine refused 4 "another run holds the lock" "$t"; rc=$?
 	kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
 	[ $rc -eq 0 ] && expect_exit 0 apply --dry-run "$t"
 '
 
 test_expect_success 'malformed, missing and empty series files and patches' '
-	t=$(copy_tree 6.12 malformed) &&
+	t=$(copy_tree 6.12 malformed) && export BEFORE=$pristine &&
 	bad=$TEST_DIR/bad-patches && cp -r "$TOP/patches" "$bad" &&
 	head -c 300 "$TOP/patches/6.12/$P2" >"$bad/6.12/$P2" &&
 	refused 2 "$P2: malformed patch: no .diff --git. section" "$t" --patches "$bad" &&
@@ -151,7 +153,7 @@ test_expect_success 'malformed, missing and empty series files and patches' '
 
 test_expect_success '--reverse on a tree the series was never applied to' '
 	t=$(copy_tree 6.12 noreverse) &&
-	refused 2 "nothing to reverse" "$t" --reverse
+	BEFORE=$pristine refused 2 "nothing to reverse" "$t" --reverse
 '
 
 # A small git tree with the files the 6.12 series touches: enough for git am.
