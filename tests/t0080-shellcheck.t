@@ -6,8 +6,7 @@
 
 test_expect_success 'shellcheck: scripts, tests, .ci/run' '
 	cd "$TOP" &&
-	files=$(git ls-files scripts tests .ci | while read -r f; do
-		head -1 "$f" | grep -Eq "^#!.*(ba)?sh" && echo "$f"; done) &&
+	files=$(git ls-files scripts tests .ci | xargs awk "FNR == 1 && /^#!.*(ba)?sh/ { print FILENAME } { nextfile }") &&
 	test -n "$files" &&
 	shellcheck -x $files
 '
