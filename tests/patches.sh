@@ -5,7 +5,8 @@ P2=0002-tools-headers-sync-unaligned.patch
 P3=0003-x86-copy-user-align-destination.patch
 P4=0004-arm64-clear-user-align-64.patch
 P5=0005-loongarch-syscall-args-no-memcpy.patch
-export P1 P2 P3 P4 P5
+P6=0006-lib-unaligned-kunit.patch
+export P1 P2 P3 P4 P5 P6
 
 # post_image_ok TREE BASE: every file the BASE series touches has the
 # post-image blob its patch names, or (for a patch that is not applied)

@@ -162,7 +162,7 @@ git_tree() {
 	fake_tree "$dst" 6 12
 	for f in include/vdso/unaligned.h tools/include/vdso/unaligned.h \
 		arch/x86/lib/copy_user_64.S arch/arm64/lib/clear_user.S \
-		arch/loongarch/include/asm/syscall.h; do
+		arch/loongarch/include/asm/syscall.h lib/Kconfig.debug lib/Makefile; do
 		mkdir -p "$dst/$(dirname "$f")" && cp "$src/$f" "$dst/$f"
 	done
 	git -C "$dst" init -q && git -C "$dst" add -A &&
@@ -177,7 +177,7 @@ test_expect_success '--git: one commit per applied patch; a dirty work tree is r
 	refused 2 "git work tree is dirty" "$TEST_DIR/git" --git &&
 	git -C "$TEST_DIR/git" checkout -q Kconfig &&
 	expect_exit 0 apply --git "$TEST_DIR/git" &&
-	expect_eq "$(git -C "$TEST_DIR/git" rev-list --count HEAD)" 5 commits &&
+	expect_eq "$(git -C "$TEST_DIR/git" rev-list --count HEAD)" 6 commits &&
 	git -C "$TEST_DIR/git" log --format=%s | grep -q "^LoongArch: Copy syscall arguments without memcpy()$" &&
 	! git -C "$TEST_DIR/git" log --format=%B | grep -q "Upstream-Status" &&
 	expect_eq "$(git -C "$TEST_DIR/git" status --porcelain)" "" "git status" &&

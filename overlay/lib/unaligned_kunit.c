@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for get_unaligned()/put_unaligned() and the endian helpers
+ * built on them, at every misalignment a cache line can have.
+ *
+ * Expected values are composed byte by byte here, never through the
+ * helpers under test, so a helper that loads or stores the wrong bytes, or
+ * touches a byte outside its value, fails.
+ */
+#include <kunit/test.h>
+#include <linux/string.h>
+#include <linux/types.h>
+/* <linux/unaligned.h> from 6.12 on; the older lines have <asm/unaligned.h>. */
+#if __has_include("linux/unaligned.h")
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
+#define BUF_SIZE	96
+#define MAX_OFFSET	63
+#define CANARY		0xa5
+
+static const u64 patterns[] = {
+	0, ~0ULL, 1, 1ULL << 63, 0x0123456789abcdefULL, 0xfedcba9876543210ULL,
+	0x8000000080000000ULL, 0x5555aaaa5555aaaaULL, 0x00ff00ff00ff00ffULL,
+};
+
+/* Byte i of v in little-endian order. */
+static u8 le_byte(u64 v, unsigned int i)
+{
+	return v >> (8 * i);
+}
+
+/* The value of the @size bytes at @p, read in little-endian order. */
+static u64 le_value(const u8 *p, unsigned int size)
+{
+	u64 v = 0;
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		v |= (u64)p[i] << (8 * i);
+	return v;
+}
+
+/* The value of the @size bytes at @p, read in big-endian order. */
+static u64 be_value(const u8 *p, unsigned int size)
+{
+	u64 v = 0;
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Every byte of @buf outside [@off, @off + @size) still holds the canary. */
+static void expect_canaries(struct kunit *test, const u8 *buf,
+			    unsigned int off, unsigned int size)
+{
+	unsigned int i;
+
+	for (i = 0; i < BUF_SIZE; i++) {
+		if (i >= off && i < off + size)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, buf[i], CANARY,
+				    "byte %u changed (value at %u, size %u)", i, off, size);
+	}
+}
+
+/* The helpers' value, truncated to @size bytes. */
+static u64 mask(u64 v, unsigned int size)
+{
+	return size == 8 ? v : v & ((1ULL << (8 * size)) - 1);
+}
+
+/* Native-endian get_unaligned()/put_unaligned() of 16, 32 and 64 bits. */
+static void unaligned_native_test(struct kunit *test)
+{
+	u8 buf[BUF_SIZE];
+	unsigned int off, i, p;
+
+	for (p = 0; p < ARRAY_SIZE(patterns); p++) {
+		for (off = 0; off <= MAX_OFFSET; off++) {
+			u64 v = patterns[p];
+
+			memset(buf, CANARY, sizeof(buf));
+			put_unaligned((u16)v, (u16 *)(buf + off));
+			KUNIT_EXPECT_EQ(test, get_unaligned((u16 *)(buf + off)), (u16)v);
+			expect_canaries(test, buf, off, 2);
+
+			memset(buf, CANARY, sizeof(buf));
+			put_unaligned((u32)v, (u32 *)(buf + off));
+			KUNIT_EXPECT_EQ(test, get_unaligned((u32 *)(buf + off)), (u32)v);
+			expect_canaries(test, buf, off, 4);
+
+			memset(buf, CANARY, sizeof(buf));
+			put_unaligned(v, (u64 *)(buf + off));
+			KUNIT_EXPECT_EQ(test, get_unaligned((u64 *)(buf + off)), v);
+			expect_canaries(test, buf, off, 8);
+
+			/* The bytes in memory, in the CPU's order. */
+			for (i = 0; i < 8; i++) {
+				unsigned int b = IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) ? 7 - i : i;
+
+				KUNIT_EXPECT_EQ(test, buf[off + i], le_byte(v, b));
+			}
+		}
+	}
+}
+
+/* Reading through a pointer to const, as get_unaligned() users often do. */
+static void unaligned_const_test(struct kunit *test)
+{
+	u8 buf[BUF_SIZE];
+	unsigned int off;
+
+	for (off = 0; off <= MAX_OFFSET; off++) {
+		const u32 *p32 = (const u32 *)(buf + off);
+		const u64 *p64 = (const u64 *)(buf + off);
+
+		memset(buf, CANARY, sizeof(buf));
+		put_unaligned(0x0123456789abcdefULL, (u64 *)(buf + off));
+		KUNIT_EXPECT_EQ(test, get_unaligned(p64), 0x0123456789abcdefULL);
+		KUNIT_EXPECT_EQ(test, get_unaligned(p32),
+				IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) ? 0x01234567U : 0x89abcdefU);
+	}
+}
+
+/* get/put_unaligned_le16/32/64 against the little-endian byte order. */
+static void unaligned_le_test(struct kunit *test)
+{
+	u8 buf[BUF_SIZE];
+	unsigned int off, p;
+
+	for (p = 0; p < ARRAY_SIZE(patterns); p++) {
+		u64 v = patterns[p];
+
+		for (off = 0; off <= MAX_OFFSET; off++) {
+			memset(buf, CANARY, sizeof(buf));
+			put_unaligned_le16(v, buf + off);
+			KUNIT_EXPECT_EQ(test, le_value(buf + off, 2), mask(v, 2));
+			KUNIT_EXPECT_EQ(test, get_unaligned_le16(buf + off), (u16)v);
+			expect_canaries(test, buf, off, 2);
+
+			memset(buf, CANARY, sizeof(buf));
+			put_unaligned_le32(v, buf + off);
+			KUNIT_EXPECT_EQ(test, le_value(buf + off, 4), mask(v, 4));
+			KUNIT_EXPECT_EQ(test, get_unaligned_le32(buf + off), (u32)v);
+			expect_canaries(test, buf, off, 4);
+
+			memset(buf, CANARY, sizeof(buf));
+			put_unaligned_le64(v, buf + off);
+			KUNIT_EXPECT_EQ(test, le_value(buf + off, 8), v);
+			KUNIT_EXPECT_EQ(test, get_unaligned_le64(buf + off), v);
+			expect_canaries(test, buf, off, 8);
+		}
+	}
+}
+
+/* get/put_unaligned_be16/32/64 against the big-endian byte order. */
+static void unaligned_be_test(struct kunit *test)
+{
+	u8 buf[BUF_SIZE];
+	unsigned int off, p;
+
+	for (p = 0; p < ARRAY_SIZE(patterns); p++) {
+		u64 v = patterns[p];
+
+		for (off = 0; off <= MAX_OFFSET; off++) {
+			memset(buf, CANARY, sizeof(buf));
+			put_unaligned_be16(v, buf + off);
+			KUNIT_EXPECT_EQ(test, be_value(buf + off, 2), mask(v, 2));
+			KUNIT_EXPECT_EQ(test, get_unaligned_be16(buf + off), (u16)v);
+			expect_canaries(test, buf, off, 2);
+
+			memset(buf, CANARY, sizeof(buf));
+			put_unaligned_be32(v, buf + off);
+			KUNIT_EXPECT_EQ(test, be_value(buf + off, 4), mask(v, 4));
+			KUNIT_EXPECT_EQ(test, get_unaligned_be32(buf + off), (u32)v);
+			expect_canaries(test, buf, off, 4);
+
+			memset(buf, CANARY, sizeof(buf));
+			put_unaligned_be64(v, buf + off);
+			KUNIT_EXPECT_EQ(test, be_value(buf + off, 8), v);
+			KUNIT_EXPECT_EQ(test, get_unaligned_be64(buf + off), v);
+			expect_canaries(test, buf, off, 8);
+		}
+	}
+}
+
+/* A value stored through one type and read through another (may_alias). */
+static void unaligned_alias_test(struct kunit *test)
+{
+	u8 buf[BUF_SIZE];
+	unsigned int off;
+
+	for (off = 0; off <= MAX_OFFSET - 8; off++) {
+		memset(buf, CANARY, sizeof(buf));
+		put_unaligned_le32(0x11223344, buf + off);
+		put_unaligned_le16(0xaabb, buf + off + 1);
+		KUNIT_EXPECT_EQ(test, get_unaligned_le32(buf + off), 0x11aabb44U);
+		expect_canaries(test, buf, off, 4);
+	}
+}
+
+static struct kunit_case unaligned_test_cases[] = {
+	KUNIT_CASE(unaligned_native_test),
+	KUNIT_CASE(unaligned_const_test),
+	KUNIT_CASE(unaligned_le_test),
+	KUNIT_CASE(unaligned_be_test),
+	KUNIT_CASE(unaligned_alias_test),
+	{}
+};
+
+static struct kunit_suite unaligned_test_suite = {
+	.name = "unaligned",
+	.test_cases = unaligned_test_cases,
+};
+
+kunit_test_suite(unaligned_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the unaligned access helpers");
+MODULE_LICENSE("GPL");
