@@ -6,7 +6,7 @@ KERNEL ?= 6.12
 TARGETS ?= x86_64 arm64 armv5 loongarch64
 PROVE ?= prove
 
-.PHONY: all deps test bench evidence-armv5 clean distclean help
+.PHONY: all deps test bench bench-boot evidence-armv5 clean distclean help
 
 all: deps
 	scripts/pipeline --kernel $(KERNEL) --targets "$(TARGETS)"
@@ -20,6 +20,10 @@ test: deps
 # Timings of apply / apply again / reverse on the 6.12 tree.
 bench: deps
 	scripts/bench-apply
+
+# Cold and warm build times and boot times per target (long: cold builds).
+bench-boot: deps
+	scripts/bench-boot
 
 # Opt-in, not in CI: the whole imx_v4_v5_defconfig kernel built three ways
 # (shipped, 7.0 memcpy() form, series applied); about 25 minutes cold.
@@ -38,6 +42,7 @@ help:
 	@echo "make            deps, kernel tree ($(KERNEL)), apply, report (build/report/)"
 	@echo "make test       the test suite (TAP, prove)"
 	@echo "make bench      apply/re-apply/reverse timings on 6.12"
+	@echo "make bench-boot cold/warm build and boot times per target (long)"
 	@echo "make evidence-armv5   whole ARMv5 kernel built 3 ways (opt-in, ~25 min)"
 	@echo "make KERNEL=6.1 | KERNEL=/path/to/tree   another tree"
 	@echo "make TARGETS=\"x86_64 armv5\"   some targets only"

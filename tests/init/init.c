@@ -298,7 +298,7 @@ static unsigned char dst_area[GUARD + MAX_OFF + BIG + GUARD];
 /* Source: the pattern, at offsets up to MAX_OFF. */
 static unsigned char src_area[MAX_OFF + BIG];
 static unsigned char big_buf[100 * 1024];
-/* User mode, --inject-overrun: fake a one-byte overrun, to see checks fail. */
+/* --inject-overrun: fake a one-byte overrun, to show that the checks fail. */
 static int inject_overrun;
 
 /**
@@ -789,17 +789,18 @@ int main(int argc, char **argv)
 	int guest = pid == 1;
 	unsigned int i, failed = 0;
 
+	/* As PID 1 the arguments come from the kernel command line, after "--". */
+	for (i = 1; i < (unsigned int)argc; i++) {
+		if (str_eq(argv[i], "--inject-overrun"))
+			inject_overrun = 1;
+		else if (!guest)
+			dir = argv[i];
+	}
 	sb_str(&setup, "# setup: ");
 	if (guest) {
 		guest_setup(&setup);
 		sb_str(&path, "/tmp/guest-init.dat");
 	} else {
-		for (i = 1; i < (unsigned int)argc; i++) {
-			if (str_eq(argv[i], "--inject-overrun"))
-				inject_overrun = 1;
-			else
-				dir = argv[i];
-		}
 		sb_str(&setup, "user mode (pid ");
 		sb_int(&setup, pid);
 		sb_str(&setup, "), the host's /dev/zero");
