@@ -38,7 +38,8 @@ test_expect_success 'a guest that panics (no init to run): ERROR with the panic 
 
 test_expect_success 'a guest that hangs: MISS after the timeout, retried once, QEMU reaped' '
 	expect_exit 1 boot --target x86_64 --obj "$obj" --initrd "$initrd" --out "$TEST_DIR/hang" \
-		--json "$TEST_DIR/hang.json" --timeout 4 &&
+		--json "$TEST_DIR/hang.json" --timeout 30 --append "-- --hang" &&
+	grep -q "hanging on purpose" "$TEST_DIR/hang/console-2.log" &&
 	expect_eq "$(jq -r .status "$TEST_DIR/hang.json")" MISS status &&
 	expect_eq "$(jq -r .ended_by "$TEST_DIR/hang.json")" timeout "ended by" &&
 	expect_eq "$(jq -r .attempts "$TEST_DIR/hang.json")" 2 attempts &&

@@ -23,7 +23,8 @@
  * any other process ("user mode", e.g. under qemu-user) it uses the host's
  * /dev/zero, puts its scratch file in the directory given as argument
  * (default /tmp), and exits with 0 if every test passed, 1 otherwise;
- * --inject-overrun fakes a one-byte overrun to show that the checks fail.
+ * --inject-overrun fakes a one-byte overrun to show that the checks fail;
+ * --hang stops after the KTAP header, for the harness's timeout test.
  *
  * One source, two builds: with a static libc (x86_64, arm64, armv5), or
  * freestanding with raw system calls (loongarch64, sys-loongarch64.h).
@@ -300,6 +301,8 @@ static unsigned char src_area[MAX_OFF + BIG];
 static unsigned char big_buf[100 * 1024];
 /* --inject-overrun: fake a one-byte overrun, to show that the checks fail. */
 static int inject_overrun;
+/* --hang: stop after the KTAP header and never end (harness tests). */
+static int hang;
 
 /**
  * pattern - the test byte for a position in the source
@@ -793,6 +796,8 @@ int main(int argc, char **argv)
 	for (i = 1; i < (unsigned int)argc; i++) {
 		if (str_eq(argv[i], "--inject-overrun"))
 			inject_overrun = 1;
+		else if (str_eq(argv[i], "--hang"))
+			hang = 1;
 		else if (!guest)
 			dir = argv[i];
 	}
@@ -823,6 +828,13 @@ int main(int argc, char **argv)
 	put_line(1, "# Subtest: guest_init");
 	put_line(1, "1..4");
 	put_line(1, sb_cstr(&setup));
+
+	/* --hang: a guest that never finishes, for the harness's timeout. */
+	if (hang) {
+		put_line(1, "# hanging on purpose (--hang)");
+		for (;;)
+			sys_pause();
+	}
 
 	test_clear_user(&tests[0]);
 	failed += report(&tests[0], 1);
