@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
-# Last: the pristine trees are still what was unpacked.  The other tests
+# Last (t0999): the pristine trees are still what was unpacked.  The other tests
 # work on hard-linked copies, so a write in place anywhere would show here.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
