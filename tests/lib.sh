@@ -85,7 +85,7 @@ expect_one_line_error() {
 	local n
 	n=$(wc -l <"$TEST_DIR/stderr")
 	[ "$n" -eq 1 ] || fail "stderr has $n lines, want 1"
-	grep -Eq "^[a-z-]+: error: .*$1" "$TEST_DIR/stderr" ||
+	grep -Eq "^[a-z0-9-]+: error: .*$1" "$TEST_DIR/stderr" ||
 		fail "stderr '$(cat "$TEST_DIR/stderr")' does not match '$1'"
 }
 

@@ -74,7 +74,7 @@ test_expect_success 'metadata block: Upstream-Status and one Preimage per file, 
 
 test_expect_success 'the metadata check can fail: a wrong Preimage hash is noticed' '
 	f=$TEST_DIR/bad.patch &&
-	sed "s/^\(Preimage: [^ ]* \)[0-9a-f]/\10/" "$TOP/patches/6.12/$P4" >"$f" &&
+	sed "s/^\(Preimage: [^ ]* \)[0-9a-f]/\10/" "$TOP/patches/mainline/$P4" >"$f" &&
 	! expect_eq "$(metadata_preimages "$f")" "$(index_preimages "$f")" 2>/dev/null
 '
 

@@ -16,11 +16,11 @@ test_expect_success 'the hard-linked copy is the pristine 6.1.192 tree' '
 	expect_eq "$(tree_sum "$tree")" "$pristine" checksum
 '
 
-test_expect_success 'apply: base from blob hashes, x86 and LoongArch not needed' '
+test_expect_success 'apply: base from blob hashes, x86, arm64 and LoongArch not needed' '
 	expect_exit 0 apply "$tree" &&
 	grep -q "^base: 6.1, from blob hashes" "$TEST_DIR/stdout" &&
 	expect_statuses "$P1=applied" "$P2=applied" "$P3=not needed on this base" \
-		"$P4=applied" "$P5=not needed on this base" "$P6=applied" &&
+		"$P4=not needed on this base" "$P5=not needed on this base" "$P6=applied" &&
 	grep -q "^$P3 *not needed on this base (6.1 has no rep_movs_alternative" "$TEST_DIR/stdout" &&
 	tree_sum "$tree" >"$TEST_DIR/applied.sum"
 '
@@ -50,13 +50,13 @@ test_expect_success 'the accessor comparison can fail: the pristine 6.1 block di
 
 test_expect_success 'a second apply is a no-op' '
 	expect_exit 0 apply "$tree" &&
-	expect_statuses "$P1=already present" "$P2=already present" "$P4=already present" "$P6=already present" &&
+	expect_statuses "$P1=already present" "$P2=already present" "$P6=already present" &&
 	expect_eq "$(tree_sum "$tree")" "$(cat "$TEST_DIR/applied.sum")" checksum
 '
 
 test_expect_success 'reverse restores the original tree byte for byte' '
 	expect_exit 0 apply --reverse "$tree" &&
-	expect_statuses "$P1=reverted" "$P2=reverted" "$P4=reverted" "$P6=reverted" &&
+	expect_statuses "$P1=reverted" "$P2=reverted" "$P6=reverted" &&
 	expect_eq "$(tree_sum "$tree")" "$pristine" checksum
 '
 

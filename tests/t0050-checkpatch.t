@@ -38,7 +38,7 @@ test_expect_success 'the ignored types hide only a339671db64b and the new-file n
 '
 
 test_expect_success 'a planted defect (trailing whitespace) is reported' '
-	sed "0,/^+\t\.p2align 6$/s//&  /" "$TOP/patches/6.12/0004-arm64-clear-user-align-64.patch" >"$TEST_DIR/bad.patch" &&
+	sed "0,/^+\t\.p2align 6$/s//&  /" "$TOP/patches/mainline/0004-arm64-clear-user-align-64.patch" >"$TEST_DIR/bad.patch" &&
 	! checkpatch "$TEST_DIR/bad.patch" >"$TEST_DIR/out" &&
 	grep -q "^ERROR: trailing whitespace" "$TEST_DIR/out"
 '
