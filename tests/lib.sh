@@ -89,6 +89,48 @@ expect_one_line_error() {
 		fail "stderr '$(cat "$TEST_DIR/stderr")' does not match '$1'"
 }
 
+# expect_last_error PATTERN: stderr of the last expect_exit has exactly one
+# error line, the last one, matching PATTERN (progress lines and the
+# commands run may come before it).
+expect_last_error() {
+	expect_eq "$(grep -c ': error: ' "$TEST_DIR/stderr")" 1 "error lines" || return 1
+	tail -n 1 "$TEST_DIR/stderr" | grep -Eq "^[a-z0-9-]+: error: .*$1" ||
+		fail "last stderr line '$(tail -n 1 "$TEST_DIR/stderr")' does not match '$1'"
+}
+
+# newest_kbuild VERSION TARGET: the O= directory of the newest finished
+# build of TARGET for kernel VERSION (6.12: any 6.12.N) under build/kbuild/
+# (scripts/build-kernel), or nothing.
+newest_kbuild() {
+	local d best=''
+	for d in "$TOP/build/kbuild/$1".*-"$2"-*; do
+		[ -f "$d/vmlinux" ] || continue
+		if [ -z "$best" ] || [ "$d/vmlinux" -nt "$best/vmlinux" ]; then
+			best=$d
+		fi
+	done
+	printf '%s\n' "$best"
+}
+
+# tap_line PATTERN: the one TAP result line of the last run matching the
+# extended regex PATTERN (after the number), or a failure.
+tap_line() {
+	local l
+	l=$(grep -E "^(not )?ok [0-9]+ - $1" "$TEST_DIR/stdout") ||
+		{ fail "no TAP line matching '$1'"; return 1; }
+	[ "$(wc -l <<<"$l")" -eq 1 ] || { fail "several TAP lines match '$1'"; return 1; }
+	printf '%s\n' "$l"
+}
+
+# all_ok: the last run's TAP is complete and every line is ok.
+all_ok() {
+	local plan n
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$TEST_DIR/stdout")
+	n=$(grep -cE '^(not )?ok [0-9]+ - ' "$TEST_DIR/stdout")
+	expect_eq "$n" "$plan" "TAP results vs plan" || return 1
+	! grep -q '^not ok' "$TEST_DIR/stdout" || { fail "a TAP line is not ok"; return 1; }
+}
+
 # status_of PATCH: the status scripts/apply printed for PATCH (without the
 # parenthesised detail), from the last expect_exit.
 status_of() {

@@ -28,26 +28,11 @@ planted() {
 	echo "$t"
 }
 
-# tap_line STATUS VARIANT WHAT: the last usercopy-x86 run printed a TAP
+# variant_line STATUS VARIANT WHAT: the last usercopy-x86 run printed a TAP
 # line "STATUS N - VARIANT: ... WHAT ...".
-tap_line() {
+variant_line() {
 	grep -Eq "^$1 [0-9]+ - $2: .*$3" "$TEST_DIR/stdout" ||
 		{ fail "no '$1 ... - $2: ...$3' line"; return 1; }
-}
-
-# one_line_error PATTERN: stderr of the last run is one line, an error of
-# usercopy-x86 matching PATTERN.
-one_line_error() {
-	expect_eq "$(wc -l <"$TEST_DIR/stderr")" 1 "stderr lines" || return 1
-	error_last "$1"
-}
-
-# error_last PATTERN: stderr of the last run has exactly one error line,
-# the last one, matching PATTERN (progress lines may come before it).
-error_last() {
-	expect_eq "$(grep -c ': error: ' "$TEST_DIR/stderr")" 1 "error lines" || return 1
-	tail -n 1 "$TEST_DIR/stderr" | grep -Eq "^usercopy-x86: error: .*$1" ||
-		{ fail "last stderr line '$(tail -n 1 "$TEST_DIR/stderr")' does not match '$1'"; return 1; }
 }
 
 test_expect_success '6.12: every check passes for patched, unpatched and erms; the tree is only read' '
@@ -61,9 +46,9 @@ test_expect_success '6.12: every check passes for patched, unpatched and erms; t
 	for v in patched unpatched erms; do
 		expect_eq "$(grep -Ec "^ok [0-9]+ - $v: " "$TEST_DIR/stdout")" 6 "ok lines of $v" || exit 1
 	done &&
-	tap_line ok patched "77056 copies .* 0 failed" &&
-	tap_line ok unpatched "363608 copies with the source ending at a PROT_NONE page" &&
-	tap_line ok unpatched "363608 copies with the destination ending at a PROT_NONE page" &&
+	variant_line ok patched "77056 copies .* 0 failed" &&
+	variant_line ok unpatched "363608 copies with the source ending at a PROT_NONE page" &&
+	variant_line ok unpatched "363608 copies with the destination ending at a PROT_NONE page" &&
 	grep -Eq "^ok 20 - patched and unpatched: the same return values and destination bytes in all [0-9]+ fault cases$" "$TEST_DIR/stdout" &&
 	grep -q "^# exception table entries: patched 8 unpatched 6 erms 8$" "$TEST_DIR/stdout" &&
 	grep -q "reverses: the tree.s file already has the change" "$TEST_DIR/stderr" &&
@@ -96,9 +81,9 @@ test_expect_success 'planted bug: a word-load fault fixed up to .Lexit (bytes be
 	t=$(planted wrong-fixup "s/_ASM_EXTABLE_UA( 2b, .Lcopy_user_tail)/_ASM_EXTABLE_UA( 2b, .Lexit)/") &&
 	expect_exit 1 usercopy-x86 "$t" &&
 	for v in patched unpatched erms; do
-		tap_line "not ok" $v "copies with the source ending at a PROT_NONE page.*; [1-9][0-9]* failed" &&
-		tap_line "not ok" $v "register contract" &&
-		tap_line ok $v "77056 copies .* 0 failed" || exit 1
+		variant_line "not ok" $v "copies with the source ending at a PROT_NONE page.*; [1-9][0-9]* failed" &&
+		variant_line "not ok" $v "register contract" &&
+		variant_line ok $v "77056 copies .* 0 failed" || exit 1
 	done &&
 	grep -Eq "^#   len 8, source faults after 1 bytes, dst offset 0: returned 8, want 7$" "$TEST_DIR/stdout" &&
 	grep -q "done: 14 passed, 6 failed of 20, fail" "$TEST_DIR/stderr"
@@ -108,18 +93,18 @@ test_expect_success 'planted bug: a byte dropped from the rep movsq remainder fa
 	t=$(planted dropped-byte "s/^\tmovl %eax,%ecx$/&\n\tshrl \$1,%ecx/") &&
 	expect_exit 1 usercopy-x86 "$t" &&
 	for v in patched unpatched; do
-		tap_line "not ok" $v "77056 copies .* [1-9][0-9]* failed" &&
-		tap_line "not ok" $v "1280 large copies .* [1-9][0-9]* failed" || exit 1
+		variant_line "not ok" $v "77056 copies .* [1-9][0-9]* failed" &&
+		variant_line "not ok" $v "1280 large copies .* [1-9][0-9]* failed" || exit 1
 	done &&
-	tap_line ok erms "77056 copies .* 0 failed" &&
-	tap_line ok erms "1280 large copies .* 0 failed" &&
+	variant_line ok erms "77056 copies .* 0 failed" &&
+	variant_line ok erms "1280 large copies .* 0 failed" &&
 	grep -Eq "^#   src offset 0 dst offset 0 len 65: data: byte 64 is 0xa5, want 0x[0-9a-f]{2}$" "$TEST_DIR/stdout"
 '
 
 test_expect_success 'planted bug: a missing exception table entry is an unexpected SIGSEGV: Bail out!, abort (--patch, no Makefile)' '
 	t=$(planted no-entry "/_ASM_EXTABLE_UA( 0b, .Lexit)/d") && rm "$t/Makefile" &&
 	expect_exit 2 usercopy-x86 "$t" &&
-	one_line_error "no Makefile to tell the kernel line from: pass --patch FILE" &&
+	expect_one_line_error "no Makefile to tell the kernel line from: pass --patch FILE" &&
 	expect_exit 1 usercopy-x86 --patch "$P3" "$t" &&
 	grep -Eq "^Bail out! SIGSEGV at ip 0x[0-9a-f]+ \(rep_movs_alternative_patched\), address 0x[0-9a-f]+: no exception table entry for this instruction$" "$TEST_DIR/stdout" &&
 	grep -q "^# usercopy-x86: the harness did not complete: exit 134" "$TEST_DIR/stdout" &&
@@ -127,31 +112,31 @@ test_expect_success 'planted bug: a missing exception table entry is an unexpect
 '
 
 test_expect_success 'bad input: no tree, no such directory, a tree without the file' '
-	expect_exit 2 usercopy-x86 && one_line_error "no kernel tree given" &&
-	expect_exit 2 usercopy-x86 "$TEST_DIR/nowhere" && one_line_error "no such directory" &&
+	expect_exit 2 usercopy-x86 && expect_one_line_error "no kernel tree given" &&
+	expect_exit 2 usercopy-x86 "$TEST_DIR/nowhere" && expect_one_line_error "no such directory" &&
 	mkdir -p "$TEST_DIR/empty/arch" &&
 	expect_exit 2 usercopy-x86 "$TEST_DIR/empty" &&
-	one_line_error "no arch/x86/lib/copy_user_64.S \(not an x86 kernel tree\)$" &&
+	expect_one_line_error "no arch/x86/lib/copy_user_64.S \(not an x86 kernel tree\)$" &&
 	expect_exit 2 usercopy-x86 --keep "$T612/usercopy-scratch" "$T612" &&
-	one_line_error "is inside the tree: the tree is only read" &&
+	expect_one_line_error "is inside the tree: the tree is only read" &&
 	test ! -e "$T612/usercopy-scratch"
 '
 
 test_expect_success 'bad input: the 6.1 tree has no rep_movs_alternative' '
 	t61=$(kernel_tree 6.1) &&
 	expect_exit 2 usercopy-x86 "$t61" &&
-	one_line_error "copy_user_64.S \(Linux 6\.1\.[0-9]+\) has no rep_movs_alternative .*nothing for this harness to test$" &&
+	expect_one_line_error "copy_user_64.S \(Linux 6\.1\.[0-9]+\) has no rep_movs_alternative .*nothing for this harness to test$" &&
 	expect_exit 2 bench-usercopy --quick "$t61" &&
-	error_last "has no rep_movs_alternative"
+	expect_last_error "has no rep_movs_alternative"
 '
 
 test_expect_success 'bad input: a file that does not assemble, a file the patch does not fit' '
 	t=$(planted no-asm "s/^SYM_FUNC_START(rep_movs_alternative)$/&\n\tmovq %rax/") &&
 	expect_exit 2 usercopy-x86 "$t" &&
-	error_last "$t/$FILE does not assemble: copy_user_64.S:33: Error: number of operands mismatch for .movq.$" &&
+	expect_last_error "$t/$FILE does not assemble: copy_user_64.S:33: Error: number of operands mismatch for .movq.$" &&
 	t=$(planted no-fit "s/^\tleaq 8(%rdi),%rax$/\tleaq 16(%rdi),%rax/") &&
 	expect_exit 2 usercopy-x86 "$t" &&
-	error_last "0003-x86-copy-user-align-destination.patch neither applies nor reverses with zero fuzz on $t/$FILE"
+	expect_last_error "0003-x86-copy-user-align-destination.patch neither applies nor reverses with zero fuzz on $t/$FILE"
 '
 
 test_expect_success 'bench-usercopy --quick: markdown (stdout too), JSON and PNG' '

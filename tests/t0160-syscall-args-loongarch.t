@@ -26,25 +26,6 @@ fake_tree() {
 	echo "$d"
 }
 
-# tap_line PATTERN: the one TAP result line of the last run matching the
-# extended regex PATTERN (after the number), or a failure.
-tap_line() {
-	local l
-	l=$(grep -E "^(not )?ok [0-9]+ - $1" "$TEST_DIR/stdout") ||
-		{ fail "no TAP line matching '$1'"; return 1; }
-	[ "$(wc -l <<<"$l")" -eq 1 ] || { fail "several TAP lines match '$1'"; return 1; }
-	printf '%s\n' "$l"
-}
-
-# all_ok: the last run's TAP is complete and every line is ok.
-all_ok() {
-	local plan n
-	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$TEST_DIR/stdout")
-	n=$(grep -cE '^(not )?ok [0-9]+ - ' "$TEST_DIR/stdout")
-	expect_eq "$n" "$plan" "TAP results vs plan" || return 1
-	! grep -q '^not ok' "$TEST_DIR/stdout" || { fail "a TAP line is not ok"; return 1; }
-}
-
 # both_forms_ok: the driver's four tests passed, for both forms.
 both_forms_ok() {
 	local v
@@ -54,7 +35,7 @@ both_forms_ok() {
 	done
 	tap_line "driver ran to completion \(LoongArch EXEC, qemu-loongarch64\): plan 4, 4 results, exit 0$"
 }
-export -f fake_tree tap_line all_ok both_forms_ok
+export -f fake_tree both_forms_ok
 
 test_expect_success '--help; no tree, two trees, unknown option' '
 	syscall-args-loongarch --help | head -n 1 | grep -q "^Usage: scripts/syscall-args-loongarch " &&
