@@ -90,3 +90,30 @@ need_cmd() {
 			die "$EX_USAGE" "$c not found: run 'make deps' first"
 	done
 }
+
+# --- the series and its patches ---------------------------------------------
+
+# base_of_version VERSION: the base of configs/bases whose
+# VERSION.PATCHLEVEL globs match VERSION (6.12.117 -> 6.12), or nothing.
+base_of_version() {
+	awk -v v="$(echo "$1" | cut -d. -f1,2)" '!/^#/ && NF { n = split($2, g, ","); for (i = 1; i <= n; i++) {
+		re = "^" g[i] "$"; gsub(/\./, "\\.", re); gsub(/\*/, ".*", re)
+		if (v ~ re) { print $1; exit } } }' "$TOP/configs/bases"
+}
+
+# series_patches SERIES: the patches a series file applies, in order.
+series_patches() { awk '!/^#/ && NF { print $1 }' "$1"; }
+
+# touched_files PATCH...: the paths the patches change (b/ side), sorted.
+touched_files() { awk '/^diff --git / { p = $4; sub(/^b\//, "", p); print p }' "$@" | sort -u; }
+
+# metadata_block PATCH: the lines below the first "---" up to the first
+# empty line: Upstream-Status and the Preimage lines.
+metadata_block() { awk '/^---$/ { on = 1; next } on && !NF { exit } on' "$1"; }
+
+# index_preimages PATCH: "Preimage: PATH HASH" for each file, as the
+# patch's index lines give them.
+index_preimages() {
+	awk '/^diff --git / { p = $4; sub(/^b\//, "", p) }
+		/^index / { split($2, h, /\.\./); print "Preimage: " p " " h[1] }' "$1"
+}

@@ -30,11 +30,16 @@ trap _test_cleanup EXIT
 # test_expect_success DESCRIPTION BODY
 test_expect_success() {
 	_test_n=$((_test_n + 1))
-	local out=$TEST_DIR/.out.$_test_n
-	if (
+	local out=$TEST_DIR/.out.$_test_n rc=0
+	# The body's status is taken after it ran, not in an "if": bash ignores
+	# set -e in any command an "if", "&&" or "||" tests, and a failed check
+	# inside a loop would then go unnoticed unless it was the last one.
+	(
 		set -e
 		eval "$2"
-	) >"$out" 2>&1; then
+	) >"$out" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
 		echo "ok $_test_n - $1"
 	else
 		_test_failed=$((_test_failed + 1))

@@ -14,16 +14,12 @@ export BASES
 entries() {
 	awk '/^#not-needed / { print $2; next } /^#/ || !NF { next } { print $1 }' "$TOP/patches/$1/series"
 }
-# metadata_preimages PATCH / index_preimages PATCH: the Preimage lines of
-# the block below "---", and the same lines as the index lines say them.
-metadata_preimages() {
-	awk '/^---$/ { on = 1; next } on && !NF { exit } on && /^Preimage: /' "$1"
-}
-index_preimages() {
-	awk '/^diff --git / { p = $4; sub(/^b\//, "", p) }
-		/^index / { split($2, h, /\.\./); print "Preimage: " p " " h[1] }' "$1"
-}
-export -f entries metadata_preimages index_preimages
+# metadata_preimages PATCH: the Preimage lines of the block below "---"
+# (index_preimages, from scripts/lib.sh: the same as the index lines say).
+metadata_preimages() { metadata_block "$1" | grep '^Preimage: ' || true; }
+# shellcheck source=scripts/lib.sh
+. "$SCRIPTS/lib.sh"
+export -f entries metadata_preimages index_preimages metadata_block touched_files
 
 test_expect_success 'every base has a series; every entry is a patch file or declared not needed' '
 	for b in $BASES; do
@@ -97,7 +93,9 @@ test_expect_success 'the same LoongArch and x86 code change on every base that c
 
 test_expect_success 'quilt import takes every patch of every base' '
 	for b in $BASES; do
-		mkdir -p "$TEST_DIR/quilt-$b" && cd "$TEST_DIR/quilt-$b"
+		# quilt looks upwards for a patches/ directory when there is none
+		# here, and would find (and write into) this project'"'"'s.
+		mkdir -p "$TEST_DIR/quilt-$b/patches" && cd "$TEST_DIR/quilt-$b"
 		for f in "$TOP/patches/$b"/*.patch; do quilt import "$f" >/dev/null; done
 		expect_eq "$(wc -l <patches/series)" "$(ls "$TOP/patches/$b"/*.patch | wc -l)" "$b imported"
 		quilt header "$(basename "$f")" | grep -q "^Subject: \[PATCH\]"
@@ -108,9 +106,9 @@ test_expect_success 'git am takes the 6.12 and 6.1 series on their trees, one co
 	for b in 6.12 6.1; do
 		src=$(kernel_tree "$b") g=$TEST_DIR/git-$b
 		mkdir -p "$g" && git -C "$g" init -q
-		for f in "$TOP/patches/$b"/*.patch; do
-			awk "/^diff --git / { p = \$4; sub(/^b\\//, \"\", p); print p }" "$f"
-		done | sort -u | while read -r path; do
+		# The files the series touches, except those it adds.
+		touched_files "$TOP/patches/$b"/*.patch | while read -r path; do
+			[ -e "$src/$path" ] || continue
 			mkdir -p "$g/$(dirname "$path")" && cp "$src/$path" "$g/$path"
 		done
 		git -C "$g" add -A && git -C "$g" -c user.name=t -c user.email=t@t commit -qm base

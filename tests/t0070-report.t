@@ -18,7 +18,7 @@ test_expect_success 'report from an apply on 6.12: status table and results.json
 	expect_eq "$(jq ".stages.apply.patches | length" "$r/results.json")" 6 patches &&
 	grep -qx "| $P3 | already present |  |" "$r/report.md" &&
 	grep -qx "| $P5 | applied |  |" "$r/report.md" &&
-	grep -q "^Result: \*\*applied\*\*, 7 file(s) changed" "$r/report.md"
+	grep -q "^Result: \*\*applied\*\*, 6 file(s) changed" "$r/report.md"
 '
 
 test_expect_success 'a conflict shows in the report with its failing hunk' '
