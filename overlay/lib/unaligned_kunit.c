@@ -10,12 +10,7 @@
 #include <kunit/test.h>
 #include <linux/string.h>
 #include <linux/types.h>
-/* <linux/unaligned.h> from 6.12 on; the older lines have <asm/unaligned.h>. */
-#if __has_include("linux/unaligned.h")
 #include <linux/unaligned.h>
-#else
-#include <asm/unaligned.h>
-#endif
 
 #define BUF_SIZE	96
 #define MAX_OFFSET	63
