@@ -85,6 +85,8 @@ static void segv_handler(int sig, siginfo_t *si, void *ctx)
 	const struct uc_extable_entry *e;
 
 	(void)sig;
+	/* One array between the linker's section bounds. */
+	// cppcheck-suppress comparePointers
 	for (e = __start_harness_extable; e < __stop_harness_extable; e++) {
 		if (e->from != ip)
 			continue;
@@ -128,6 +130,8 @@ int uc_init(void)
 	struct sigaction sa;
 	unsigned int i;
 
+	/* One array between the linker's section bounds. */
+	// cppcheck-suppress comparePointers
 	for (e = __start_harness_extable; e < __stop_harness_extable; e++) {
 		for (i = 0; i < uc_nr_variants; i++) {
 			unsigned long s = (unsigned long)uc_variants[i].start;
