@@ -161,6 +161,26 @@ copy_tree() {
 	echo "$TEST_DIR/$2"
 }
 
+# git_tree VER: a git work tree of the pristine tree, one commit, made on
+# first use under build/git/ (a hard-linked copy, so about a minute and
+# the object store only) and shared by the tests that need git.  Read it,
+# never write it: its files are the pristine tree's.
+git_tree() {
+	local dir=$TOP/build/git/linux-$1 tmp
+	if [ ! -d "$dir/.git" ]; then
+		tmp=$dir.tmp.$$
+		rm -rf "$tmp"
+		mkdir -p "$(dirname "$dir")"
+		"$SCRIPTS/copy-tree" --link "$(kernel_tree "$1")" "$tmp" >/dev/null 2>&1 &&
+			git -C "$tmp" init -q &&
+			git -C "$tmp" -c core.looseCompression=1 add -A -f &&
+			git -C "$tmp" -c user.name="Kernel Overlay Tests" -c user.email=tests@kernel-overlay.invalid \
+				commit -q -m "Linux $1 (Debian linux-source-$1, unpacked)" &&
+			mv "$tmp" "$dir" || { rm -rf "$tmp"; return 1; }
+	fi
+	echo "$dir"
+}
+
 # pristine_sum VER: the checksum recorded when the pristine tree was unpacked.
 pristine_sum() { cat "$(kernel_tree "$1").md5"; }
 
@@ -169,6 +189,18 @@ pristine_sum() { cat "$(kernel_tree "$1").md5"; }
 tree_sum() {
 	tar -C "$1" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - . |
 		md5sum | cut -d' ' -f1
+}
+
+# mark_tree DIR / expect_untouched DIR: nothing under DIR was written,
+# renamed or chmod-ed between the two (ctime, so a restored mtime does not
+# hide a write).  Much cheaper than tree_sum on a whole kernel tree; no
+# hard-linked copy of DIR may be made or removed in between.
+# The sleep: file times come from a coarse clock (one tick is a few ms).
+mark_tree() { touch "$TEST_DIR/.mark-$(basename "$1")" && sleep 0.05; }
+expect_untouched() {
+	local changed
+	changed=$(find "$1" -cnewer "$TEST_DIR/.mark-$(basename "$1")" -print -quit)
+	[ -z "$changed" ] || fail "$changed was changed"
 }
 
 # detach FILE...: give a hard-linked file its own inode before editing it
