@@ -171,12 +171,15 @@ git_tree() {
 		tmp=$dir.tmp.$$
 		rm -rf "$tmp"
 		mkdir -p "$(dirname "$dir")"
-		"$SCRIPTS/copy-tree" --link "$(kernel_tree "$1")" "$tmp" >/dev/null 2>&1 &&
+		if ! { "$SCRIPTS/copy-tree" --link "$(kernel_tree "$1")" "$tmp" >/dev/null 2>&1 &&
 			git -C "$tmp" init -q &&
 			git -C "$tmp" -c core.looseCompression=1 add -A -f &&
 			git -C "$tmp" -c user.name="Kernel Overlay Tests" -c user.email=tests@kernel-overlay.invalid \
 				commit -q -m "Linux $1 (Debian linux-source-$1, unpacked)" &&
-			mv "$tmp" "$dir" || { rm -rf "$tmp"; return 1; }
+			mv "$tmp" "$dir"; }; then
+			rm -rf "$tmp"
+			return 1
+		fi
 	fi
 	echo "$dir"
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
 # scripts/export: a mail-ready 6.12 series from a git repository made of
-# the 6.12 tree (committed once, cached under build/git/).
+# the 6.12 tree (committed once, cached under build/git/).  Called by
+# path: "export" alone is the shell builtin.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=tests/patches.sh
@@ -10,8 +11,8 @@
 repo=$(git_tree 6.12)
 head=$(git -C "$repo" rev-parse HEAD)
 refs=$(git -C "$repo" for-each-ref)
-out=$TEST_DIR/out
-export repo head refs out
+outdir=$TEST_DIR/out
+export repo head refs outdir
 
 # header FILE NAME: the (unfolded) value of mail header NAME.
 header() {
@@ -26,27 +27,27 @@ test_expect_success 'the git repository of the 6.12 tree is there, clean, one co
 '
 
 test_expect_success 'dry run: prints subjects, To/Cc and checkpatch, writes nothing' '
-	expect_exit 0 export --dry-run --tree "$repo" 6.12 "$out" &&
-	[ ! -e "$out" ] &&
+	expect_exit 0 "$SCRIPTS/export" --dry-run --tree "$repo" 6.12 "$outdir" &&
+	[ ! -e "$outdir" ] &&
 	grep -q "^  Subject: \\[PATCH 6.12.y 0/4\\] memcpy() and alignment performance fixes$" "$TEST_DIR/stdout" &&
 	expect_eq "$(grep -c "^  checkpatch: clean$" "$TEST_DIR/stdout")" 4 "patches checkpatch-clean" &&
-	grep -qxF "result: dry run; 5 file(s) would be written to $out; nothing is sent" "$TEST_DIR/stdout"
+	grep -qxF "result: dry run; 5 file(s) would be written to $outdir; nothing is sent" "$TEST_DIR/stdout"
 '
 
 test_expect_success 'export: cover letter and the four patches that apply, in series order' '
-	expect_exit 0 export --tree "$repo" 6.12 "$out" &&
-	(cd "$out" && ls) >"$TEST_DIR/files" &&
+	expect_exit 0 "$SCRIPTS/export" --tree "$repo" 6.12 "$outdir" &&
+	(cd "$outdir" && ls) >"$TEST_DIR/files" &&
 	expect_eq "$(wc -l <"$TEST_DIR/files")" 5 files &&
 	expect_eq "$(head -1 "$TEST_DIR/files")" 0000-cover-letter.patch "first file" &&
-	expect_eq "$(header "$out/0001-"*.patch Subject)" \
+	expect_eq "$(header "$outdir/0001-"*.patch Subject)" \
 		"[PATCH 6.12.y 1/4] vdso: Mark the get/put_unaligned() struct __may_alias__" "subject 1/4" &&
-	expect_eq "$(header "$out/0003-"*.patch Subject)" \
+	expect_eq "$(header "$outdir/0003-"*.patch Subject)" \
 		"[PATCH 6.12.y 3/4] LoongArch: Copy syscall arguments without memcpy()" "subject 3/4" &&
-	grep -qxF "base-commit: $head" "$out/0000-cover-letter.patch"
+	grep -qxF "base-commit: $head" "$outdir/0000-cover-letter.patch"
 '
 
 test_expect_success 'the cover letter: a line per patch, what was left out, the evidence' '
-	c=$out/0000-cover-letter.patch &&
+	c=$outdir/0000-cover-letter.patch &&
 	! grep -q "\\*\\*\\* \\(SUBJECT\\|BLURB\\) HERE" "$c" &&
 	grep -qxF -- "- LoongArch: Copy syscall arguments without memcpy()" "$c" &&
 	grep -qxF -- "- $P3: already present" "$c" &&
@@ -59,21 +60,21 @@ test_expect_success 'the cover letter: a line per patch, what was left out, the 
 '
 
 test_expect_success 'To: maintainers and Cc: reviewers and lists, from get_maintainer.pl' '
-	p=$(echo "$out"/0003-*.patch) &&
+	p=$(echo "$outdir"/0003-*.patch) &&
 	expect_eq "$(header "$p" To)" "Huacai Chen <chenhuacai@kernel.org>" "To of the LoongArch patch" &&
 	header "$p" Cc | grep -qF "loongarch@lists.linux.dev" &&
-	header "$out/0001-"*.patch To | grep -qF "Thomas Gleixner <tglx@linutronix.de>" &&
-	c=$out/0000-cover-letter.patch &&
+	header "$outdir/0001-"*.patch To | grep -qF "Thomas Gleixner <tglx@linutronix.de>" &&
+	c=$outdir/0000-cover-letter.patch &&
 	header "$c" To | grep -qF "Huacai Chen <chenhuacai@kernel.org>" &&
 	header "$c" To | grep -qF "Thomas Gleixner <tglx@linutronix.de>"
 '
 
 test_expect_success 'the exported patches apply to the repository and carry the series changes' '
 	for n in 1 2 3 4; do
-		p=$(echo "$out"/000$n-*.patch) &&
+		p=$(echo "$outdir"/000$n-*.patch) &&
 		git -C "$repo" apply --check "$p" || return 1
 	done &&
-	diff <(grep "^[-+][^-+]" "$out"/0003-*.patch) <(grep "^[-+][^-+]" "$TOP/patches/6.12/$P5")
+	diff <(grep "^[-+][^-+]" "$outdir"/0003-*.patch) <(grep "^[-+][^-+]" "$TOP/patches/6.12/$P5")
 '
 
 test_expect_success 'the repository is untouched: HEAD, refs, work tree' '
@@ -83,11 +84,11 @@ test_expect_success 'the repository is untouched: HEAD, refs, work tree' '
 '
 
 test_expect_success 'bad input: one-line errors, nothing written' '
-	expect_exit 2 export --tree "$repo" 6.12 "$out" &&
+	expect_exit 2 "$SCRIPTS/export" --tree "$repo" 6.12 "$outdir" &&
 	expect_one_line_error "out: not empty" &&
-	expect_exit 2 export --tree "$(kernel_tree 6.12)" 6.12 "$TEST_DIR/x" &&
+	expect_exit 2 "$SCRIPTS/export" --tree "$(kernel_tree 6.12)" 6.12 "$TEST_DIR/x" &&
 	expect_one_line_error "linux-6.12: not the top of a git work tree" &&
-	expect_exit 2 export --tree "$repo" 5.4 "$TEST_DIR/x" &&
+	expect_exit 2 "$SCRIPTS/export" --tree "$repo" 5.4 "$TEST_DIR/x" &&
 	expect_one_line_error "unknown base .5.4." &&
 	[ ! -e "$TEST_DIR/x" ]
 '
