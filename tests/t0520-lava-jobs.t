@@ -2,7 +2,7 @@
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
 # scripts/lava-jobs: one LAVA QEMU job per (base, target) from the target
 # tables, each accepted by LAVA's own schema (Debian's lava-common).
-# Running them on a local lava-dispatcher is not done here.
+# tests/t0525 runs them on a local lava-dispatcher.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -19,7 +19,9 @@ test_expect_success 'each job carries its table: machine, cpu, console, dtb only
 	grep -q "^        url: https://lab.example/a/6.12/armv5/versatile-pb.dtb$" "$j/6.12-armv5.yaml" &&
 	! grep -q "dtb:" "$j/6.12-x86_64.yaml" &&
 	grep -q "console=ttyS0 rdinit=/init" "$j/6.1-loongarch64.yaml" &&
-	grep -qxF "      end: GUEST-INIT-END" "$j/6.12-arm64.yaml"
+	grep -qxF "      end: GUEST-INIT-END" "$j/6.12-arm64.yaml" &&
+	grep -qxF "  kernel-overlay.target: armv5" "$j/6.1-armv5.yaml" &&
+	grep -qxF "  kernel-overlay.base: '"'"'6.1'"'"'" "$j/6.1-armv5.yaml"
 '
 
 test_expect_success 'the schema check can fail: a wrong boot method, a missing job name' '

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
+# The generated LAVA QEMU jobs run to completion on LAVA's own dispatcher
+# (lava-run from Debian's lava-dispatcher, unpacked by scripts/deps) for
+# x86_64 and armv5 on 6.12, and scripts/lava-results judges the runs as
+# scripts/boot judges a local boot: same parser, same counts.  A guest
+# whose checks fail and a job whose artifact is missing must not pass.
+# The kernels are the boot tests' (incremental and ccache'd).
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# shellcheck disable=SC2034 # read by the test bodies
+L=$TEST_DIR/lava
+
+test_expect_success 'x86_64 and armv5 jobs pass on the local dispatcher' '
+	expect_exit 0 lava-local --out "$L" --kernel 6.12 --targets "x86_64 armv5" &&
+	grep -q "^+ .*lava-run --job-id .*6.12-x86_64.yaml$" "$TEST_DIR/stderr" &&
+	for t in x86_64 armv5; do
+		r=$L/6.12-$t/results.json &&
+		expect_eq "$(jq -r ".stages[\"boot-$t\"].status" "$r")" PASS "$t status" &&
+		expect_eq "$(jq -r ".stages[\"boot-$t\"].lava_job_result" "$r")" pass "$t LAVA job" &&
+		jq -r .stages.apply.version "$r" | grep -q "^6\.12\.[0-9]*$" &&
+		jq -e ".stages[\"boot-$t\"].counts | .passed >= 11 and .failed == 0" "$r" >/dev/null &&
+		grep -q "^KTAP version 1" "$L/6.12-$t/console.log" || return 1
+	done &&
+	grep -q "^cells: 2 PASS$" "$L/matrix.md"
+'
+
+test_expect_success 'the dispatcher ran the table: QEMU machine, cpu, dtb, no KVM' '
+	grep -q "Boot command: /usr/bin/qemu-system-arm -cpu arm926 -machine versatilepb .*-dtb " \
+		"$L/6.12-armv5/lava.log" &&
+	grep -q "Boot command: /usr/bin/qemu-system-x86_64 " "$L/6.12-x86_64/lava.log" &&
+	! grep -q "enable-kvm" "$L/6.12-x86_64/lava.log"
+'
+
+test_expect_success 'LAVA and scripts/boot agree on the same x86_64 artifacts' '
+	a=$L/artifacts/6.12/x86_64 && mkdir -p "$TEST_DIR/obj/arch/x86/boot" &&
+	cp "$a/bzImage" "$TEST_DIR/obj/arch/x86/boot/" &&
+	expect_exit 0 boot --target x86_64 --obj "$TEST_DIR/obj" --initrd "$a/initramfs.cpio" \
+		--expect guest_init --out "$TEST_DIR/boot" --json "$TEST_DIR/boot.json" &&
+	expect_eq "$(jq -c ".stages[\"boot-x86_64\"].counts" "$L/6.12-x86_64/results.json")" \
+		"$(jq -c .counts "$TEST_DIR/boot.json")" counts
+'
+
+test_expect_success 'a guest whose checks fail is FAIL, a missing artifact is MISS' '
+	j=$TEST_DIR/jobs && mkdir -p "$j" &&
+	sed "s/kunit.filter_action=skip/& -- --inject-overrun/" "$L/jobs/6.12-x86_64.yaml" >"$j/6.12-x86_64-overrun.yaml" &&
+	sed "s#/initramfs.cpio\$#/no-such.cpio#" "$L/jobs/6.12-armv5.yaml" >"$j/6.12-armv5-no-ramdisk.yaml" &&
+	expect_exit 1 lava-local --out "$TEST_DIR/neg" --job "$j/6.12-x86_64-overrun.yaml" "$j/6.12-armv5-no-ramdisk.yaml" &&
+	grep -q "^x86_64: FAIL (LAVA job pass" "$TEST_DIR/stdout" &&
+	grep -q "FAIL guest_init.copy_user_pipe" "$TEST_DIR/stderr" &&
+	grep -q "^armv5: MISS (LAVA job fail" "$TEST_DIR/stdout" &&
+	grep -q "LAVA: .*no-such.cpio.* does not exist" "$TEST_DIR/stderr" &&
+	grep -q "^cells: 1 FAIL, 1 MISS$" "$TEST_DIR/neg/matrix.md"
+'
+
+test_expect_success 'bad input: one-line errors' '
+	expect_exit 2 lava-local --out "$TEST_DIR/bad" --kernel 5.4 &&
+	expect_one_line_error "unknown base .5\.4." &&
+	expect_exit 2 lava-local --out "$TEST_DIR/bad" --targets "x86_64 sparc" &&
+	expect_one_line_error "unknown target .sparc." &&
+	sed "/kernel-overlay\./d" "$L/jobs/6.12-x86_64.yaml" >"$TEST_DIR/no-meta.yaml" &&
+	expect_exit 2 lava-results --job "$TEST_DIR/no-meta.yaml" "$L/6.12-x86_64/lava.log" &&
+	expect_one_line_error "no kernel-overlay.base/target metadata" &&
+	expect_exit 2 lava-results --job "$L/jobs/6.12-x86_64.yaml" "$L/6.12-x86_64/console.log" &&
+	expect_one_line_error "console.log: no LAVA log records"
+'
+
+test_done
