@@ -4,12 +4,14 @@
 
 KERNEL ?= 6.12
 TARGETS ?= x86_64 arm64 armv5 loongarch64
+# Empty: each target's default compiler (the first of its TOOLCHAINS).
+TOOLCHAIN ?=
 PROVE ?= prove
 
 .PHONY: all deps test bench bench-boot evidence-armv5 clean distclean help
 
 all: deps
-	scripts/pipeline --kernel $(KERNEL) --targets "$(TARGETS)"
+	scripts/pipeline --kernel $(KERNEL) --targets "$(TARGETS)" $(if $(TOOLCHAIN),--toolchain $(TOOLCHAIN))
 
 deps:
 	scripts/deps
@@ -46,4 +48,5 @@ help:
 	@echo "make evidence-armv5   whole ARMv5 kernel built 3 ways (opt-in, ~25 min)"
 	@echo "make KERNEL=6.1 | KERNEL=/path/to/tree   another tree"
 	@echo "make TARGETS=\"x86_64 armv5\"   some targets only"
+	@echo "make TOOLCHAIN=clang-22   another of the targets' TOOLCHAINS"
 	@echo "make clean | distclean"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
 # scripts/build-kernel's kconfig cache: the same inputs give a copy of the
-# cached .config, a changed Kconfig file does not.  Configure only: no
-# kernel is compiled here.
+# cached .config, a changed Kconfig file does not; --toolchain picks
+# another compiler of the table.  Configure only: no kernel is compiled here.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -37,6 +37,22 @@ test_expect_success 'a changed Kconfig file in the tree misses the cache' '
 	configure changed "$tree" &&
 	grep -q "build-kernel: configure tinyconfig + 4 fragment(s)" "$TEST_DIR/stderr" &&
 	expect_eq "$(ls "$KCONFIG_CACHE" | wc -l)" 2 "cached configs"
+'
+
+test_expect_success 'another toolchain of the table: its own build dir, a clang .config' '
+	BUILD=$TEST_DIR/clang expect_exit 0 build-kernel --configure-only --toolchain clang-22 --target x86_64 "$work" &&
+	obj=$(cat "$TEST_DIR/stdout") &&
+	case $obj in */6.12.*-x86_64-clang-22-*) ;; *) fail "build dir $obj" ;; esac &&
+	grep -qx "CONFIG_CC_IS_CLANG=y" "$obj/.config" &&
+	grep -q "LLVM=-22" "$TEST_DIR/stderr" &&
+	expect_eq "$(ls "$KCONFIG_CACHE" | wc -l)" 3 "cached configs"
+'
+
+test_expect_success 'a toolchain the table does not list: one-line error' '
+	expect_exit 2 build-kernel --configure-only --toolchain gcc-13 --target x86_64 "$work" &&
+	expect_one_line_error "toolchain .gcc-13. not in x86_64.s TOOLCHAINS \(gcc clang-22\)" &&
+	expect_exit 2 build-kernel --configure-only --toolchain gcc --target loongarch64 "$work" &&
+	expect_one_line_error "toolchain .gcc. not in loongarch64.s TOOLCHAINS \(clang-22\)"
 '
 
 test_done

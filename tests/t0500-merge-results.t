@@ -36,6 +36,15 @@ test_expect_success 'a later file replaces a cell: the rerun passes, exit 0' '
 	expect_eq "$(grep -c "^| 6.12 | 6.12.117 | armv5 " "$TEST_DIR/stdout")" 1 "armv5 rows"
 '
 
+test_expect_success 'an expected toolchain: gcc matches gcc-12.2.0, clang-22 is missing' '
+	expect_exit 1 merge-results --expect 6.12:x86_64:gcc --expect 6.12:x86_64:clang-22 \
+		--expect 6.12:loongarch64:clang-22 "$TEST_DIR/rerun.json" &&
+	grep -q "^| 6.12 | 6.12.117 | x86_64 | gcc-12.2.0 | PASS " "$TEST_DIR/stdout" &&
+	grep -q "^| 6.12 | - | x86_64 | clang-22 | MISSING " "$TEST_DIR/stdout" &&
+	grep -q "^| 6.12 | 6.12.117 | loongarch64 | clang-22.[0-9.]* | PASS " "$TEST_DIR/stdout" &&
+	grep -q "^cells: .*1 MISSING" "$TEST_DIR/stdout"
+'
+
 test_expect_success 'bad input: not a results.json, a malformed --expect' '
 	expect_exit 2 merge-results "$data/not-results.json" &&
 	expect_one_line_error "not-results.json: not a results.json" &&

@@ -12,14 +12,19 @@ export wf validator
 
 test_expect_success 'the committed workflow is what the tables give' '
 	expect_exit 0 ci-workflow --check &&
-	grep -q "up to date (8 cells)" "$TEST_DIR/stderr"
+	grep -q "up to date (14 cells)" "$TEST_DIR/stderr"
 '
 
-test_expect_success 'one job per base x target, each with its toolchain' '
-	expect_eq "$(grep -c "^          - base: " "$wf")" 8 "matrix entries" &&
-	grep -A2 "^          - base: \"6.1\"$" "$wf" | grep -q "target: loongarch64" &&
-	grep -q "^            toolchain: clang-22$" "$wf" &&
-	grep -q "^          --expect 6.1:armv5$" "$wf"
+# 2 bases x (3 targets x gcc, clang-22 + loongarch64 x clang-22).
+test_expect_success 'one job per base x target x toolchain of the table' '
+	expect_eq "$(grep -c "^          - base: " "$wf")" 14 "matrix entries" &&
+	expect_eq "$(grep -A2 "^          - base: \"6.1\"$" "$wf" | grep -A1 "target: loongarch64" |
+		grep -c "toolchain: ")" 1 "loongarch64 toolchains" &&
+	expect_eq "$(grep -c "^            toolchain: clang-22$" "$wf")" 8 "clang-22 cells" &&
+	grep -q "^          --expect 6.1:armv5:gcc$" "$wf" &&
+	grep -q "^          --expect 6.1:armv5:clang-22$" "$wf" &&
+	grep -q "TOOLCHAIN=\${{ matrix.toolchain }}$" "$wf" &&
+	grep -q "name: results-\${{ matrix.base }}-\${{ matrix.target }}-\${{ matrix.toolchain }}$" "$wf"
 '
 
 test_expect_success 'action-validator accepts it' '
