@@ -8,7 +8,7 @@ TARGETS ?= x86_64 arm64 armv5 loongarch64
 TOOLCHAIN ?=
 PROVE ?= prove
 
-.PHONY: all deps test bench bench-boot evidence-armv5 clean distclean help
+.PHONY: all deps test bench bench-boot evidence-armv5 lava-local clean distclean help
 
 all: deps
 	scripts/pipeline --kernel $(KERNEL) --targets "$(TARGETS)" $(if $(TOOLCHAIN),--toolchain $(TOOLCHAIN))
@@ -33,6 +33,11 @@ evidence-armv5: deps
 	scripts/objects-armv5 --full --json build/evidence-armv5/evidence.json \
 		--markdown build/evidence-armv5/evidence.md build/evidence-armv5
 
+# The LAVA QEMU jobs of KERNEL's TARGETS on LAVA's own dispatcher (make
+# test runs x86_64 and armv5 on 6.12); results in build/lava-local/.
+lava-local: deps
+	scripts/lava-local --kernel $(KERNEL) --targets "$(TARGETS)"
+
 clean:
 	rm -rf build/work build/report build/tests build/bench
 
@@ -46,6 +51,7 @@ help:
 	@echo "make bench      apply/re-apply/reverse timings on 6.12"
 	@echo "make bench-boot cold/warm build and boot times per target (long)"
 	@echo "make evidence-armv5   whole ARMv5 kernel built 3 ways (opt-in, ~25 min)"
+	@echo "make lava-local       the LAVA QEMU jobs on LAVA's own dispatcher"
 	@echo "make KERNEL=6.1 | KERNEL=/path/to/tree   another tree"
 	@echo "make TARGETS=\"x86_64 armv5\"   some targets only"
 	@echo "make TOOLCHAIN=clang-22   another of the targets' TOOLCHAINS"

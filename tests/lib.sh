@@ -109,6 +109,9 @@ expect_last_error() {
 newest_kbuild() {
 	local d best=''
 	for d in "$TOP/build/kbuild/$1".*-"$2"-*; do
+		# The target's default toolchain: VERSION-TARGET-HASH, not
+		# VERSION-TARGET-clang-22-HASH (build-kernel --toolchain).
+		[[ ${d##*/} =~ ^[0-9.]+-$2-[0-9a-f]+$ ]] || continue
 		[ -f "$d/vmlinux" ] || continue
 		if [ -z "$best" ] || [ "$d/vmlinux" -nt "$best/vmlinux" ]; then
 			best=$d

@@ -42,11 +42,14 @@ test_expect_success 'LAVA and scripts/boot agree on the same x86_64 artifacts' '
 		"$(jq -c .counts "$TEST_DIR/boot.json")" counts
 '
 
-test_expect_success 'a guest whose checks fail is FAIL, a missing artifact is MISS' '
+test_expect_success 'a guest whose checks fail is FAIL, a missing artifact is MISS, a foreign job fails' '
 	j=$TEST_DIR/jobs && mkdir -p "$j" &&
 	sed "s/kunit.filter_action=skip/& -- --inject-overrun/" "$L/jobs/6.12-x86_64.yaml" >"$j/6.12-x86_64-overrun.yaml" &&
 	sed "s#/initramfs.cpio\$#/no-such.cpio#" "$L/jobs/6.12-armv5.yaml" >"$j/6.12-armv5-no-ramdisk.yaml" &&
-	expect_exit 1 lava-local --out "$TEST_DIR/neg" --job "$j/6.12-x86_64-overrun.yaml" "$j/6.12-armv5-no-ramdisk.yaml" &&
+	sed "/kernel-overlay\./d" "$L/jobs/6.12-x86_64.yaml" >"$j/6.12-x86_64-no-metadata.yaml" &&
+	expect_exit 1 lava-local --out "$TEST_DIR/neg" --job "$j/6.12-x86_64-overrun.yaml" "$j/6.12-armv5-no-ramdisk.yaml" \
+		"$j/6.12-x86_64-no-metadata.yaml" &&
+	grep -q "no-metadata.yaml: no kernel-overlay.base/target metadata" "$TEST_DIR/stderr" &&
 	grep -q "^x86_64: FAIL (LAVA job pass" "$TEST_DIR/stdout" &&
 	grep -q "FAIL guest_init.copy_user_pipe" "$TEST_DIR/stderr" &&
 	grep -q "^armv5: MISS (LAVA job fail" "$TEST_DIR/stdout" &&
