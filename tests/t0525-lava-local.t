@@ -2,7 +2,7 @@
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
 # The generated LAVA QEMU jobs run to completion on LAVA's own dispatcher
 # (lava-run from Debian's lava-dispatcher, unpacked by scripts/deps) for
-# x86_64 and armv5 on 6.12, and scripts/lava-results judges the runs as
+# the four targets on 6.12, and scripts/lava-results judges the runs as
 # scripts/boot judges a local boot: same parser, same counts.  A guest
 # whose checks fail and a job whose artifact is missing must not pass.
 # The kernels are the boot tests' (incremental and ccache'd).
@@ -12,10 +12,10 @@
 # shellcheck disable=SC2034 # read by the test bodies
 L=$TEST_DIR/lava
 
-test_expect_success 'x86_64 and armv5 jobs pass on the local dispatcher' '
-	expect_exit 0 lava-local --out "$L" --kernel 6.12 --targets "x86_64 armv5" &&
+test_expect_success 'the jobs of all four targets pass on the local dispatcher' '
+	expect_exit 0 lava-local --out "$L" --kernel 6.12 --targets "x86_64 arm64 armv5 loongarch64" &&
 	grep -q "^+ .*lava-run --job-id .*6.12-x86_64.yaml$" "$TEST_DIR/stderr" &&
-	for t in x86_64 armv5; do
+	for t in x86_64 arm64 armv5 loongarch64; do
 		r=$L/6.12-$t/results.json &&
 		expect_eq "$(jq -r ".stages[\"boot-$t\"].status" "$r")" PASS "$t status" &&
 		expect_eq "$(jq -r ".stages[\"boot-$t\"].lava_job_result" "$r")" pass "$t LAVA job" &&
@@ -23,14 +23,17 @@ test_expect_success 'x86_64 and armv5 jobs pass on the local dispatcher' '
 		jq -e ".stages[\"boot-$t\"].counts | .passed >= 11 and .failed == 0" "$r" >/dev/null &&
 		grep -q "^KTAP version 1" "$L/6.12-$t/console.log" || return 1
 	done &&
-	grep -q "^cells: 2 PASS$" "$L/matrix.md"
+	grep -q "^cells: 4 PASS$" "$L/matrix.md" &&
+	grep -q "^| 6.12 | 6.12.117 | loongarch64 | clang-22.[0-9.]* | PASS " "$L/matrix.md"
 '
 
-test_expect_success 'the dispatcher ran the table: QEMU machine, cpu, dtb, no KVM' '
+test_expect_success 'the dispatcher ran the tables: QEMU machine, cpu, dtb, no KVM' '
 	grep -q "Boot command: /usr/bin/qemu-system-arm -cpu arm926 -machine versatilepb .*-dtb " \
 		"$L/6.12-armv5/lava.log" &&
-	grep -q "Boot command: /usr/bin/qemu-system-x86_64 " "$L/6.12-x86_64/lava.log" &&
-	! grep -q "enable-kvm" "$L/6.12-x86_64/lava.log"
+	grep -q "Boot command: /usr/bin/qemu-system-aarch64 -cpu max -machine virt " "$L/6.12-arm64/lava.log" &&
+	grep -q "Boot command: /usr/bin/qemu-system-x86_64 .* -machine q35 -cpu qemu64 " "$L/6.12-x86_64/lava.log" &&
+	grep -q "Boot command: /usr/bin/qemu-system-loongarch64 .* -machine virt -cpu la464 " "$L/6.12-loongarch64/lava.log" &&
+	! grep -q "enable-kvm" "$L"/*/lava.log
 '
 
 test_expect_success 'LAVA and scripts/boot agree on the same x86_64 artifacts' '
