@@ -177,8 +177,8 @@ struct bench_kernel_timespec {
 	long long tv_nsec;
 };
 
-/* The raw system call, shared with the guest init. */
-#include "../init/lsys-loongarch64.h"
+/* The raw system call and mem*(), shared with the guest init. */
+#include "../init/rt-loongarch64.h"
 
 static inline long sys_write(int fd, const void *buf, unsigned long len)
 {
@@ -254,32 +254,6 @@ static inline void __noreturn sys_exit(int status)
 {
 	for (;;)
 		lsys3(__NR_exit_group, status, 0, 0);
-}
-
-/*
- * The compiler may emit calls to these even when freestanding (structure
- * copies, loops it recognises); the volatile stores keep it from turning
- * their own loops into calls to themselves.
- */
-void *memset(void *s, int c, unsigned long n);
-void *memset(void *s, int c, unsigned long n)
-{
-	volatile unsigned char *p = s;
-
-	while (n--)
-		*p++ = (unsigned char)c;
-	return s;
-}
-
-void *memcpy(void *dst, const void *src, unsigned long n);
-void *memcpy(void *dst, const void *src, unsigned long n)
-{
-	volatile unsigned char *d = dst;
-	const unsigned char *s = src;
-
-	while (n--)
-		*d++ = *s++;
-	return dst;
 }
 
 int main(int argc, char **argv);

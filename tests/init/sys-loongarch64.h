@@ -73,7 +73,7 @@ struct init_kernel_timespec {
 	long long tv_nsec;
 };
 
-#include "lsys-loongarch64.h"
+#include "rt-loongarch64.h"
 
 static long sys_read(int fd, void *buf, unsigned long len)
 {
@@ -187,32 +187,6 @@ static void __noreturn sys_exit(int status)
 {
 	for (;;)
 		lsys3(__NR_exit_group, status, 0, 0);
-}
-
-/*
- * The compiler may emit calls to these even when freestanding (structure
- * copies, loops it recognises).  The volatile accesses keep it from
- * turning their own loops into calls to themselves.
- */
-void *memset(void *s, int c, unsigned long n);
-void *memset(void *s, int c, unsigned long n)
-{
-	volatile unsigned char *p = s;
-
-	while (n--)
-		*p++ = (unsigned char)c;
-	return s;
-}
-
-void *memcpy(void *dst, const void *src, unsigned long n);
-void *memcpy(void *dst, const void *src, unsigned long n)
-{
-	volatile unsigned char *d = dst;
-	const unsigned char *s = src;
-
-	while (n--)
-		*d++ = *s++;
-	return dst;
 }
 
 void *memmove(void *dst, const void *src, unsigned long n);
