@@ -65,6 +65,7 @@ test_expect_success 'bad input: one-line errors' '
 	expect_one_line_error "unknown base .5\.4." &&
 	expect_exit 2 lava-local --out "$TEST_DIR/bad" --targets "x86_64 sparc" &&
 	expect_one_line_error "unknown target .sparc." &&
+	[ ! -e "$TEST_DIR/bad" ] &&
 	sed "/kernel-overlay\./d" "$L/jobs/6.12-x86_64.yaml" >"$TEST_DIR/no-meta.yaml" &&
 	expect_exit 2 lava-results --job "$TEST_DIR/no-meta.yaml" "$L/6.12-x86_64/lava.log" &&
 	expect_one_line_error "no kernel-overlay.base/target metadata" &&
