@@ -2,57 +2,80 @@
 # 'make test' (the test suite, TAP under prove).  Both install what they
 # need first (make deps).
 
-KERNEL ?= 6.12
-TARGETS ?= x86_64 arm64 armv5 loongarch64
+# Empty: the default base of configs/bases; else a base or a tree's path.
+KERNEL ?=
+# Empty: every table of configs/targets/.
+TARGETS ?=
 # Empty: each target's default compiler (the first of its TOOLCHAINS).
 TOOLCHAIN ?=
 PROVE ?= prove
 
-.PHONY: all deps test bench bench-boot evidence-armv5 lava-local clean distclean help
+.PHONY: all deps toolchain-root-full test bench bench-boot evidence-armv5 evidence-loongarch-gcc lava-local clean distclean help
 
 all: deps
-	scripts/pipeline --kernel $(KERNEL) --targets "$(TARGETS)" $(if $(TOOLCHAIN),--toolchain $(TOOLCHAIN))
+	scripts/pipeline $(if $(KERNEL),--kernel $(KERNEL)) $(if $(TARGETS),--targets "$(TARGETS)") $(if $(TOOLCHAIN),--toolchain $(TOOLCHAIN))
 
+# The host's packages, then the toolchain root's GCC 16 for ARMv5 (a no-op
+# when present; scripts/toolchain-root --full for every GCC 13 to 16).
 deps:
 	scripts/deps
+	scripts/toolchain-root >/dev/null
+
+# Opt-in: every GCC of configs/toolchain-root (13 to 16, four targets).
+toolchain-root-full: deps
+	scripts/toolchain-root --full
 
 test: deps
-	$(PROVE) --exec '' --timer tests/t*.t
+	TEST_REQUIRED_PREREQS="KBUILD_* TOOLROOT_*" $(PROVE) --exec '' --timer tests/suite/t*.t
 
 # Timings of apply / apply again / reverse on the 6.12 tree.
 bench: deps
-	scripts/bench-apply
+	scripts/bench/bench-apply
 
 # Cold and warm build times and boot times per target (long: cold builds).
 bench-boot: deps
-	scripts/bench-boot
+	scripts/bench/bench-boot
 
 # Opt-in, not in CI: the whole imx_v4_v5_defconfig kernel built three ways
 # (shipped, 7.0 memcpy() form, series applied); about 25 minutes cold.
+# KERNEL= and TOOLCHAIN= apply (make evidence-armv5 KERNEL=7.3
+# TOOLCHAIN=gcc-16: the reporter's compiler); each pair has its own
+# directory.
+EVIDENCE_ARMV5 = build/evidence-armv5$(if $(KERNEL),-$(notdir $(KERNEL)))$(if $(TOOLCHAIN),-$(TOOLCHAIN))
 evidence-armv5: deps
-	scripts/objects-armv5 --full --json build/evidence-armv5/evidence.json \
-		--markdown build/evidence-armv5/evidence.md build/evidence-armv5
+	scripts/evidence/unaligned/objects-armv5 --full $(if $(KERNEL),--kernel $(KERNEL)) \
+		$(if $(TOOLCHAIN),--toolchain $(TOOLCHAIN)) --json $(EVIDENCE_ARMV5)/evidence.json \
+		--markdown $(EVIDENCE_ARMV5)/evidence.md $(EVIDENCE_ARMV5)
+
+# Opt-in: LoongArch's syscall_get_arguments() per compiler (GCC 14 to 16
+# from the toolchain root, clang-22), with syscall auditing: as shipped,
+# with 0005, and without -fno-builtin-mem*; a kernel build per compiler.
+evidence-loongarch-gcc: deps
+	scripts/evidence/syscall-args-loongarch/syscall-args-compilers $(if $(KERNEL),--kernel $(KERNEL)) \
+		--json build/evidence-loongarch/compilers.json --markdown build/evidence-loongarch/compilers.md
 
 # The LAVA QEMU jobs of KERNEL's TARGETS on LAVA's own dispatcher (make
-# test runs x86_64 and armv5 on 6.12); results in build/lava-local/.
+# test runs the four targets on 7.3); results in build/lava-local/.
 lava-local: deps
-	scripts/lava-local --kernel $(KERNEL) --targets "$(TARGETS)"
+	scripts/engines/lava-local $(if $(KERNEL),--kernel $(KERNEL)) $(if $(TARGETS),--targets "$(TARGETS)")
 
 clean:
-	rm -rf build/work build/report build/tests build/bench
+	rm -rf build/work build/report build/report.prev build/tests build/bench
 
 # Also drops the unpacked pristine trees (about 25 s each to unpack again).
 distclean:
 	rm -rf build
 
 help:
-	@echo "make            deps, kernel tree ($(KERNEL)), apply, report (build/report/)"
+	@echo "make            deps, the default tree, apply, build, boot, evidence, report (build/report/)"
 	@echo "make test       the test suite (TAP, prove)"
-	@echo "make bench      apply/re-apply/reverse timings on 6.12"
+	@echo "make bench      apply, apply again, reverse next to quilt push -a/pop -a on the default tree"
 	@echo "make bench-boot cold/warm build and boot times per target (long)"
-	@echo "make evidence-armv5   whole ARMv5 kernel built 3 ways (opt-in, ~25 min)"
+	@echo "make evidence-armv5   whole ARMv5 kernel built 3 ways (opt-in, ~25 min; TOOLCHAIN=gcc-16 the reporter's GCC)"
+	@echo "make evidence-loongarch-gcc  LoongArch syscall_get_arguments() per compiler, GCC 14 to 16 (opt-in)"
 	@echo "make lava-local       the LAVA QEMU jobs on LAVA's own dispatcher"
 	@echo "make KERNEL=6.1 | KERNEL=/path/to/tree   another tree"
 	@echo "make TARGETS=\"x86_64 armv5\"   some targets only"
 	@echo "make TOOLCHAIN=clang-22   another of the targets' TOOLCHAINS"
+	@echo "make toolchain-root-full  GCC 13 to 16 for every target in build/toolchain-root (2.2 GB)"
 	@echo "make clean | distclean"

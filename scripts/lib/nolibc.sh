@@ -1,0 +1,192 @@
+# shellcheck shell=bash disable=SC2034
+# Building user programs against a kernel tree's nolibc (tools/include/nolibc),
+# the way the tree's own tools/testing/selftests/nolibc builds its init:
+# -nostdlib -nostdinc -static -include nolibc.h, the tree's UAPI headers
+# (what its "make headers" installs), and -lgcc with gcc.  Used by
+# scripts/stages/build-init, scripts/stages/build-workloads (the guest
+# programs of a target table: the last section) and the LoongArch
+# evidence programs.  Source it after scripts/lib/common.sh (and, for the
+# guest programs, scripts/lib/targets.sh); it is not a program.
+
+# nolibc_tree [TREE]: the absolute path of the tree whose nolibc to use:
+# TREE as scripts/get-kernel takes it (a base such as 6.12, or a path), by
+# default the pristine tree of the default base.  Exits as get-kernel
+# does (with its one-line error) if there is no such tree, and dies
+# (EX_USAGE) if the tree has no tools/include/nolibc/nolibc.h.
+nolibc_tree() {
+	local tree
+	tree=$("$TOP/scripts/get-kernel" ${1:+"$1"}) || exit
+	[ -f "$tree/tools/include/nolibc/nolibc.h" ] ||
+		die "$EX_USAGE" "$tree: no tools/include/nolibc/nolibc.h"
+	printf '%s\n' "$tree"
+}
+
+# nolibc_arch_file KARCH DIR: the name of nolibc's header for the
+# kernel's ARCH in the nolibc directory DIR (x86 here means x86_64: the
+# targets are 64-bit).  6.x names headers after the machine
+# (arch-x86_64.h, arch-aarch64.h), 7.x after the kernel's SRCARCH
+# (arch-x86.h, arch-arm64.h): the first that DIR has, else the 6.x name.
+nolibc_arch_file() {
+	local name
+	case $1 in
+	x86 | x86_64) set -- "$1" "$2" arch-x86_64.h arch-x86.h ;;
+	arm64) set -- "$1" "$2" arch-aarch64.h arch-arm64.h ;;
+	*) set -- "$1" "$2" "arch-$1.h" ;;
+	esac
+	for name in "${@:3}"; do
+		[ ! -f "$2/$name" ] || { echo "$name"; return; }
+	done
+	echo "$3"
+}
+
+# nolibc_uapi TREE KARCH: the directory of TREE's UAPI headers for KARCH,
+# as "make headers" makes them (generated asm/unistd*.h and asm-generic
+# wrappers included), made with O= in a scratch directory (the tree is
+# only read) and kept under $BUILD/nolibc/.  The cache key is the tree's
+# version, KARCH and the names, sizes and times of the files the headers
+# come from, so that a hard-linked copy of a tree shares its entry.
+# Progress on stderr; the path on stdout.
+nolibc_uapi() {
+	local tree=$1 karch=$2 srcarch=$2 version fp dir tmp lockfd d srcs
+	# The kernel's SRCARCH (its Makefile): the directory under arch/.
+	case $karch in
+	x86_64 | i386) srcarch=x86 ;;
+	esac
+	srcs=(include/uapi "arch/$srcarch/include/uapi" "arch/$srcarch/tools"
+		"arch/$srcarch/entry/syscalls" "arch/$srcarch/kernel/syscalls"
+		"arch/$srcarch/kernel/Makefile.syscalls" scripts/syscall.tbl
+		scripts/Makefile.asm-headers scripts/headers_install.sh)
+	version=$(kernel_version "$tree")
+	fp=$(cd "$tree" && for d in "${srcs[@]}"; do
+		[ ! -e "$d" ] || find "$d" -type f -printf '%p %s %T@\n'
+	done | sort | md5sum | cut -c1-12)
+	dir=$BUILD/nolibc/uapi-$version-$karch-$fp
+	if [ ! -f "$dir/include/linux/types.h" ]; then
+		mkdir -p "$BUILD/nolibc"
+		exec {lockfd}>>"$BUILD/nolibc/.lock"
+		flock "$lockfd"
+		if [ ! -f "$dir/include/linux/types.h" ]; then
+			stage "installing the UAPI headers of $tree" "ARCH=$karch"
+			tmp=$(mktemp -d "$BUILD/nolibc/.tmp.XXXXXX")
+			# Not the caller's make flags or variables (make test's).
+			printf '+ %s\n' "make -s -C $tree O=$tmp/obj ARCH=$karch headers" >&2
+			if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
+				make -s -C "$tree" O="$tmp/obj" ARCH="$karch" headers >"$tmp/log" 2>&1; then
+				tail -n 20 "$tmp/log" >&2
+				rm -rf "$tmp"
+				exec {lockfd}>&-
+				die "$EX_FAIL" "$tree: make ARCH=$karch headers failed"
+			fi
+			find "$tmp/obj/usr/include" -name '.*' -type f -delete
+			rm -rf "$dir"
+			mkdir -p "$dir"
+			mv "$tmp/obj/usr/include" "$dir/include"
+			printf '%s %s %s\n' "$tree" "$version" "$karch" >"$dir/source"
+			rm -rf "$tmp"
+		fi
+		exec {lockfd}>&-
+	fi
+	printf '%s\n' "$dir/include"
+}
+
+# nolibc_setup TREE KARCH CC: check that TREE's nolibc has KARCH, make its
+# UAPI headers (nolibc_uapi), and set:
+#   NOLIBC_TREE      TREE
+#   NOLIBC_VERSION   its version (Makefile)
+#   NOLIBC_DIR       TREE/tools/include/nolibc
+#   NOLIBC_UAPI      the UAPI headers
+#   NOLIBC_INCLUDES  the include path: -nostdinc, nolibc, the UAPI headers,
+#                    and the compiler's own headers (stddef.h, ...; -isystem
+#                    comes after every -I, as the kernel builds)
+#   NOLIBC_CFLAGS    the compile flags of a nolibc program: NOLIBC_INCLUDES,
+#                    no stack protector (nolibc sets no TLS canary),
+#                    -include nolibc.h
+#   NOLIBC_LDFLAGS   -nostdlib -static
+#   NOLIBC_LIBS      after the sources: -lgcc with gcc (soft division and
+#                    floating point on 32-bit ARM), nothing with clang (as
+#                    the selftests' Makefile: LLVM= needs none)
+nolibc_setup() {
+	local tree=$1 karch=$2 cc=$3 arch_file ccinc
+	arch_file=$(nolibc_arch_file "$karch" "$tree/tools/include/nolibc")
+	[ -f "$tree/tools/include/nolibc/$arch_file" ] ||
+		die "$EX_USAGE" "$tree ($(kernel_version "$tree")): its nolibc has no $arch_file (tools/include/nolibc): no ARCH=$karch support"
+	NOLIBC_TREE=$tree
+	NOLIBC_VERSION=$(kernel_version "$tree")
+	NOLIBC_DIR=$tree/tools/include/nolibc
+	NOLIBC_UAPI=$(nolibc_uapi "$tree" "$karch") || exit
+	ccinc=$("$cc" -print-file-name=include) || die "$EX_USAGE" "$cc -print-file-name=include failed"
+	NOLIBC_INCLUDES=(-nostdinc -I"$NOLIBC_DIR" -I"$NOLIBC_UAPI" -isystem "$ccinc")
+	NOLIBC_CFLAGS=("${NOLIBC_INCLUDES[@]}" -fno-stack-protector -include "$NOLIBC_DIR/nolibc.h")
+	NOLIBC_LDFLAGS=(-nostdlib -static)
+	NOLIBC_LIBS=()
+	case $("$cc" --version 2>/dev/null | head -n 1) in
+	*clang*) ;;
+	*) NOLIBC_LIBS=(-lgcc) ;;
+	esac
+}
+
+# --- the guest programs (tests/guest/) -------------------------------------
+
+# nolibc_target TARGET: load TARGET's table (scripts/lib/targets.sh, which
+# the caller sources) for building a guest program: dies (EX_USAGE) when
+# its INIT_CC or INIT_MACHINE is empty, or INIT_CC or readelf is missing.
+nolibc_target() {
+	local conf=$TARGET_TABLES/$1.conf
+	target_load "$1"
+	[ -n "$INIT_CC" ] || die "$EX_USAGE" "$conf: INIT_CC is empty"
+	[ -n "$INIT_MACHINE" ] || die "$EX_USAGE" "$conf: INIT_MACHINE is empty"
+	need_cmd "$INIT_CC" readelf
+}
+
+# nolibc_guest TREE: nolibc_setup for the target nolibc_target loaded,
+# with the nolibc of TREE (as nolibc_tree takes it), and GUEST_CFLAGS, the
+# flags of a guest program: the table's INIT_CFLAGS (a list of words by
+# design, configs/targets/SCHEMA), warnings, NOLIBC_CFLAGS and
+# tests/guest/include.
+nolibc_guest() {
+	local tree
+	tree=$(nolibc_tree "$1") || exit
+	nolibc_setup "$tree" "$ARCH" "$INIT_CC"
+	read -r -a GUEST_CFLAGS <<<"$INIT_CFLAGS"
+	GUEST_CFLAGS+=(-Wall -Wextra -Werror=implicit-function-declaration
+		"${NOLIBC_CFLAGS[@]}" -I"$TOP/tests/guest/include")
+}
+
+# nolibc_guest_build TARGET OUT SRC: compile and link the guest program
+# SRC into OUT (nolibc_guest's flags), the command printed; dies (EX_FAIL)
+# when that fails.
+nolibc_guest_build() {
+	run "$INIT_CC" "${GUEST_CFLAGS[@]}" "${NOLIBC_LDFLAGS[@]}" -o "$2" "$3" \
+		${NOLIBC_LIBS[@]+"${NOLIBC_LIBS[@]}"} ||
+		die "$EX_FAIL" "$1: compiling $3 failed"
+}
+
+# nolibc_check_static TARGET BIN NAME: readelf says that BIN (NAME in the
+# messages) is what a guest needs: a static, non-PIE executable for the
+# table's INIT_MACHINE, without a program interpreter or a dynamic
+# section, and for an ARMv5TE INIT_CFLAGS, of Tag_CPU_arch v5TE.  Dies
+# (EX_FAIL) naming what is wrong.
+nolibc_check_static() {
+	local target=$1 bin=$2 name=$3 header type machine cpu
+	header=$(readelf -h "$bin") || die "$EX_FAIL" "$target: $name: not an ELF file"
+	type=$(awk -F':[ \t]+' '$1 ~ /^ *Type$/ { print $2; exit }' <<<"$header")
+	case $type in
+	EXEC*) ;;
+	*) die "$EX_FAIL" "$target: $name is '$type', want EXEC (a static, non-PIE executable)" ;;
+	esac
+	machine=$(awk -F':[ \t]+' '$1 ~ /^ *Machine$/ { print $2; exit }' <<<"$header")
+	[ "$machine" = "$INIT_MACHINE" ] ||
+		die "$EX_FAIL" "$target: $name is for '$machine', want '$INIT_MACHINE'"
+	if readelf -lW "$bin" | grep -q 'INTERP'; then
+		die "$EX_FAIL" "$target: $name has a program interpreter: not static"
+	fi
+	if ! readelf -d "$bin" | grep -q 'There is no dynamic section'; then
+		die "$EX_FAIL" "$target: $name has a dynamic section: not static"
+	fi
+	case " $INIT_CFLAGS " in
+	*" -march=armv5te "*)
+		cpu=$(readelf -A "$bin" | awk '$1 == "Tag_CPU_arch:" { print $2; exit }')
+		[ "$cpu" = v5TE ] || die "$EX_FAIL" "$target: $name: Tag_CPU_arch is '$cpu', want v5TE"
+		;;
+	esac
+}

@@ -1,0 +1,230 @@
+# shellcheck shell=bash disable=SC2016 # jq programs in single quotes
+# The contract between the scripts: each stage of 'make' writes a JSON
+# object, build/report/stages/NAME.json, with its own fields and one the
+# pipeline adds, "stage" (docs/results.md describes both):
+#   stage.name, stage.kind     what it is (series, build, boot, harness,
+#                              benchmark, objects, codegen, check, setup,
+#                              board-benchmark)
+#   stage.proves               the changes it is evidence for ("0003",
+#                              "0001 0002", "series"), or ""
+#   stage.tree, stage.base, stage.version   the tree it ran on
+#   stage.exit_code, stage.seconds, stage.reused
+#   stage.inputs_hash, stage.inputs   what it was made from: a stage whose
+#                              inputs hash is unchanged is not run again
+# and scripts/report merges them into results.json:
+#   {project_commit, generated, tree, base, version, series_hash,
+#    stages: {NAME: {...}}}
+# Source it after common.sh.
+
+# RESULTS_KINDS: the stage kinds.
+RESULTS_KINDS='series build boot harness benchmark objects codegen check setup board-benchmark'
+
+# --- inputs ------------------------------------------------------------------
+
+# inputs_files LABEL FILE...: "LABEL PATH SHA256" per existing file, "LABEL
+# PATH absent" per missing one: lines of a stage's inputs.
+inputs_files() {
+	local label=$1 f
+	shift
+	for f in "$@"; do
+		if [ -f "$f" ]; then
+			printf '%s %s %s\n' "$label" "${f#"$TOP"/}" "$(sha256sum <"$f" | cut -c1-16)"
+		else
+			printf '%s %s absent\n' "$label" "${f#"$TOP"/}"
+		fi
+	done
+}
+
+# inputs_patch LABEL FILE: a patch by its name and content, wherever the
+# series directory is (--patches, PATCHES_DIR).
+inputs_patch() { printf '%s %s %s\n' "$1" "${2##*/}" "$(sha256sum <"$2" | cut -c1-16)"; }
+
+# inputs_project PATH...: the project's own files under PATH (tracked or
+# not, as they are on disk now), one input line each.
+inputs_project() {
+	local f
+	(cd "$TOP" && git ls-files -co --exclude-standard -- "$@") | while read -r f; do
+		[ ! -f "$TOP/$f" ] || inputs_files project "$TOP/$f"
+	done
+}
+
+# inputs_value LABEL VALUE: one input line for a value (a version string,
+# a command line).
+inputs_value() { printf '%s %s\n' "$1" "$(printf '%s' "$2" | sha256sum | cut -c1-16)"; }
+
+# inputs_hash FILE: the hash of a stage's input lines.
+inputs_hash() { sha256sum <"$1" | cut -c1-16; }
+
+# --- the stage record ----------------------------------------------------------
+
+# stage_wrap JSON NAME KIND PROVES EXIT SECONDS INPUTS [FIELDS_JSON]: add
+# the "stage" record to the stage's JSON (written by the command, or made
+# here from its exit code when it wrote none or nothing usable; an array
+# becomes {rows: ...}; without a .result, the exit code gives one: pass or
+# fail).  FIELDS_JSON: more fields for the record (tree,
+# base, version, toolchain).
+stage_wrap() {
+	local json=$1 name=$2 kind=$3 proves=$4 rc=$5 secs=$6 inputs=$7 fields=${8:-'{}'} tmp
+	tmp=$(mktemp "$(dirname "$json")/.$name.XXXXXX")
+	if [ -s "$json" ] && jq -e 'type == "object" or type == "array"' "$json" >/dev/null 2>&1; then
+		jq 'if type == "array" then {rows: .} else . end' "$json" >"$tmp"
+	else
+		jq -n --argjson rc "$rc" '{result: (if $rc == 0 then "pass" else "error" end), exit_code: $rc}' >"$tmp"
+	fi
+	# shellcheck disable=SC2016 # a jq program, run by out_write
+	out_write "$json" jq --arg name "$name" --arg kind "$kind" --arg proves "$proves" --argjson rc "$rc" \
+		--argjson secs "$secs" --arg hash "$(inputs_hash "$inputs")" --rawfile inputs "$inputs" \
+		--argjson fields "$fields" \
+		'(if has("result") then . else . + {result: (if $rc == 0 then "pass" else "fail" end)} end)
+		 + {stage: ({name: $name, kind: $kind, proves: $proves, exit_code: $rc, seconds: $secs,
+			reused: false, inputs_hash: $hash,
+			inputs: ($inputs | split("\n") | map(select(length > 0)))} + $fields)}' "$tmp" ||
+		{ rm -f "$tmp"; die "$EX_FAIL" "$json: cannot write the stage record"; }
+	rm -f "$tmp"
+}
+
+# stage_na JSON NAME KIND PROVES REASON INPUTS: the record of a stage that
+# does not apply to this run.
+stage_na() {
+	# shellcheck disable=SC2016 # a jq program, run by out_write
+	out_write "$1" jq -n --arg why "$5" '{result: "n/a", reason: $why}'
+	stage_wrap "$1" "$2" "$3" "$4" 0 0 "$6"
+}
+
+# stage_reusable OLD_JSON INPUTS: OLD_JSON is a passed run of the same stage
+# from the same inputs.
+stage_reusable() {
+	[ -s "$1" ] && jq -e --arg h "$(inputs_hash "$2")" \
+		'.stage.inputs_hash == $h and .stage.exit_code == 0 and .result != "error"' "$1" >/dev/null 2>&1
+}
+
+# --- a boot's status ----------------------------------------------------------
+
+# ktap_status RC KTAP_JSON WHAT: KTAP_STATUS, the status of a boot record
+# (scripts/stages/boot, scripts/engines/lava-results) from the exit code RC
+# of scripts/ktap/ktap-parse: PASS, FAIL, ERROR or MISS, and SKIP for a
+# pass whose --json KTAP_JSON says SKIP.  Dies (EX_FAIL) when RC is none
+# of those: ktap-parse failed on WHAT.
+ktap_status() {
+	case $1 in
+	0) KTAP_STATUS=PASS ;;
+	1) KTAP_STATUS=FAIL ;;
+	2) KTAP_STATUS=ERROR ;;
+	3) KTAP_STATUS=MISS ;;
+	*) die "$EX_FAIL" "ktap-parse failed on $3 (exit $1)" ;;
+	esac
+	if [ "$KTAP_STATUS" = PASS ] && [ "$(jq -r .status "$2")" = SKIP ]; then
+		KTAP_STATUS=SKIP
+	fi
+}
+
+# --- readers -----------------------------------------------------------------
+
+# _RECORD_JQ: the jq function record_faults($kinds): what is wrong with a
+# stage record, in the order checked ("object", "stage", "name", "kind",
+# "result"; [] for a good one).  The one validator of a stage record, for
+# a record of its own (stage_check) and for those of a results.json
+# (results_check).
+_RECORD_JQ='def record_faults($kinds):
+	if type != "object" then ["object"]
+	elif (.stage | type) != "object" then ["stage"]
+	else [(select((.stage.name | type) != "string") | "name"),
+	      (select(.stage.kind as $k | $kinds | split(" ") | index($k) == null) | "kind"),
+	      (select((.result | type) != "string") | "result")] end;'
+
+# _json_check FILE FILTER: dies (EX_USAGE) with one line naming FILE unless
+# FILE is JSON and the jq FILTER ($kinds: RESULTS_KINDS) says nothing
+# against it (prints "" for a good one, else what is wrong).
+_json_check() {
+	local f=$1 why
+	[ -f "$f" ] || die "$EX_USAGE" "$f: no such file"
+	[ -s "$f" ] || die "$EX_USAGE" "$f: empty"
+	why=$(jq -r --arg kinds "$RESULTS_KINDS" "$_RECORD_JQ $2" "$f" 2>&1) ||
+		die "$EX_USAGE" "$f: not JSON ($(printf '%s' "$why" | head -n 1))"
+	# One JSON value: jq would take blanks as no input (and pass), and
+	# two values as two records.
+	jq -en 'reduce inputs as $v (0; . + 1) == 1' "$f" >/dev/null 2>&1 ||
+		die "$EX_USAGE" "$f: not one JSON value"
+	[ -z "$why" ] || die "$EX_USAGE" "$f: $why"
+}
+
+# stage_check FILE: FILE is a stage record: a JSON object with a stage
+# object naming its kind; else one line naming the file and what is wrong.
+stage_check() {
+	_json_check "$1" '
+		record_faults($kinds)[0] as $f |
+		if $f == "object" then "not a JSON object"
+		elif $f == "stage" then "no .stage record"
+		elif $f == "name" then ".stage.name is not a string"
+		elif $f == "kind" then ".stage.kind \(.stage.kind | tojson) is not a stage kind"
+		elif $f == "result" then ".result is not a string"
+		else "" end'
+}
+
+# results_check FILE: FILE is a results.json of scripts/report: an object
+# with the tree it is about and .stages, each a stage record (its kind is
+# checked, not its name or result).
+results_check() {
+	_json_check "$1" '
+		if type != "object" then "not a JSON object"
+		elif (.stages | type) != "object" then "no .stages object"
+		else [.stages | to_entries[] | .key as $key | .value |
+			{object: ".stages.\($key): not an object",
+			 stage: ".stages.\($key): no .stage record",
+			 kind: ".stages.\($key).stage.kind: not a stage kind"}[
+				record_faults($kinds) | map(select(. != "name" and . != "result"))[0] // ""] // empty
+			] | first // "" end'
+}
+
+# _FIELDS_JQ: the jq function field_faults($name; $kind): the fields a
+# reader (scripts/report, configs/verdicts/*.jq) takes from a stage record
+# whose type is not one it can use, as "PATH is TYPE, want TYPES" (a
+# missing field is null).  The common fields and those of a kind are
+# checked by kind, an evidence stage's own fields by its name, as the
+# verdicts read them.
+_FIELDS_JQ='def field_faults($name; $kind): . as $root |
+	def at($p; $s):
+		if ($p | length) == 0 then [$s, .]
+		elif $p[0] == "[]" then
+			(if type == "array" then to_entries[] | .key as $i | .value | at($p[1:]; "\($s)[\($i)]") else empty end)
+		elif type == "object" then .[$p[0]] | at($p[1:]; "\($s).\($p[0])")
+		else empty end;
+	def n: ["number", "null"]; def s: ["string", "null"]; def a: ["array", "null"];
+	def o: ["object", "null"]; def b: ["boolean", "null"]; def sc: ["string", "number", "null"];
+	([[["reason"], s], [["tests"], a], [["tests", "[]"], ["object"]],
+	  [["tests", "[]", "ok"], b], [["tests", "[]", "status"], s],
+	  [["tests", "[]", "description"], sc], [["tests", "[]", "name"], sc],
+	  [["stage", "proves"], s], [["stage", "exit_code"], n]] +
+	 ({series: [[["tree"], s], [["version"], s], [["base"], s], [["base_evidence"], s],
+		[["series_hash"], s], [["files_changed"], n], [["patches"], a], [["patches", "[]"], ["object"]],
+		[["patches", "[]", "name"], ["string"]], [["patches", "[]", "status"], ["string"]],
+		[["patches", "[]", "detail"], s], [["patches", "[]", "failing_hunks"], s]],
+	   build: [[["kernel_version"], s], [["build_seconds"], n]],
+	   boot: [[["target"], s], [["status"], s], [["counts"], o], [["counts", "passed"], n],
+		[["counts", "failed"], n], [["counts", "skipped"], n], [["counts", "errors"], n],
+		[["boot_seconds"], n], [["crash"], s], [["missing_suites"], a],
+		[["missing_suites", "[]"], ["string"]], [["console_log"], s], [["ended_by"], s]]}[$kind] // []) +
+	 ({alias: [[["results"], a], [["results", "[]"], ["object"]], [["results", "[]", "target"], ["string"]],
+		[["results", "[]", "form"], ["string"]], [["results", "[]", "opt"], ["string"]],
+		[["results", "[]", "wrong"], n], [["results", "[]", "probes"], n],
+		[["results", "[]", "correctness"], sc]],
+	   codegen: [[["rows"], a], [["rows", "[]"], ["object"]], [["rows", "[]", "form"], s],
+		[["rows", "[]", "status"], s], [["rows", "[]", "memcpy_calls"], n]],
+	   objects: [[["version"], s], [["summary"], o], [["summary", "built"], n],
+		[["summary", "rework_text_differs"], n], [["summary", "objects_with_added_calls"], n],
+		[["summary", "shipped_form"], s], [["summary", "memcpy_calls"], o]],
+	   "usercopy-x86": [[["cpu"], o], [["cpu", "fsrm"], b], [["cpu", "erms"], b]],
+	   "usercopy-throughput": [[["verdict"], s]],
+	   "layout-arm64": [[["version"], s], [["layouts"], a], [["layouts", "[]"], ["object"]],
+		[["layouts", "[]", "what"], s], [["layouts", "[]", "bti"], s], [["bti_changes_code"], b]],
+	   "syscall-args-loongarch": [[["memcpy_calls"], o]],
+	   "syscall-args-objects": [[["totals"], o], [["totals", "before"], o], [["totals", "after"], o]]}[$name] // []))
+	| [.[] as [$p, $t] | $root | at($p; "") | select((.[1] | type) as $y | $t | index($y) == null) |
+		"\(.[0]) is \(.[1] | type), want \($t | join(" or "))"];'
+
+# stage_fields_check FILE: FILE, a stage record (stage_check), has each
+# field a reader takes from it of a type it can use; else one line naming
+# the file and the field.
+stage_fields_check() {
+	_json_check "$1" "$_FIELDS_JQ"' field_faults(.stage.name; .stage.kind) | first // ""'
+}

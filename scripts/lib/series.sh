@@ -1,0 +1,689 @@
+# shellcheck shell=bash disable=SC2034
+# The series model: everything the scripts know about the kernel lines, a
+# line's series, its patches, a tree's record of an apply, and which line a
+# tree belongs to.  Source it after common.sh.  No other file parses a
+# series file, a patch, or the record.
+#
+# A line (configs/bases) has its series in patches/LINE/series, a real quilt
+# series: one patch per line, applied in order.  Comment lines that the
+# scripts read (quilt skips them):
+#   #not-needed NAME REASON   the line does not take the change at all
+#   #present NAME REASON      the change is already in the tree this line
+#                             names (stable backport, upstream): NAME stays
+#                             in patches/LINE/, and scripts/apply still
+#                             probes it, so an older tree of the line that
+#                             lacks it gets it
+# A vendor override layer (--extra DIR) replaces a patch by DIR/NAME, or
+# disables it with an empty DIR/NAME.
+
+PATCHES_DIR=${PATCHES_DIR:-$TOP/patches}
+# The record an apply leaves in the tree, like quilt's .pc/: base, series
+# (NAME applied|present per line, in order), a copy of each applied patch.
+RECORD_DIR=.overlay-applied
+
+# --- lines and kernels (configs/bases) ---------------------------------------
+
+# A row is a name users give (make KERNEL=NAME, get-kernel NAME), the line
+# whose series applies to it, version globs, a Debian package and suite,
+# and the default mark.  A line is a row whose name is its line.
+_bases() { awk '!/^#/ && NF' "$TOP/configs/bases"; }
+
+# bases_known: the lines, in table order.
+bases_known() { _bases | awk '$1 == $2 { print $1 }'; }
+
+# base_known NAME: NAME is a line.
+base_known() { bases_known | grep -qxF -- "$1"; }
+
+# kernel_known NAME: NAME is a row of configs/bases (a line or a tree).
+kernel_known() { _bases | awk -v n="$1" '$1 == n { f = 1 } END { exit !f }'; }
+
+# kernel_line NAME: the line of kernel NAME.
+kernel_line() { _bases | awk -v n="$1" '$1 == n { print $2; exit }'; }
+
+# base_default: the kernel 'make' works on when given none.
+base_default() { _bases | awk '$6 == "default" { print $1; exit }'; }
+
+# base_package NAME / base_suite NAME: its Debian source package and the
+# suite it comes from ("-": none / the host's release).
+base_package() { _bases | awk -v b="$1" '$1 == b { print $4; exit }'; }
+base_suite() { _bases | awk -v b="$1" '$1 == b { print $5; exit }'; }
+
+# bases_with_package: the kernel names Debian ships a tree for, in order.
+bases_with_package() { _bases | awk '$4 != "-" { print $1 }'; }
+
+# base_of_version VERSION: the line of the first row whose VERSION.PATCHLEVEL
+# globs match VERSION (6.12.117 -> 6.12, 7.3.4 -> mainline), or nothing.
+base_of_version() {
+	_bases | awk -v v="$(echo "$1" | cut -d. -f1,2)" '{ n = split($3, g, ",")
+		for (i = 1; i <= n; i++) {
+			re = "^" g[i] "$"; gsub(/\./, "\\.", re); gsub(/\*/, ".*", re)
+			if (v ~ re) { print $2; exit }
+		} }'
+}
+
+# base_nearest VERSION: the line with a series whose version is nearest
+# VERSION's (where a new line's series starts from).
+base_nearest() {
+	local mm
+	mm=$(echo "$1" | awk -F. '{ print $1 * 1000 + $2 }')
+	while read -r b _ globs _; do
+		[ -f "$PATCHES_DIR/$b/series" ] || continue
+		echo "$globs" | awk -F. -v mm="$mm" -v b="$b" \
+			'{ d = $1 * 1000 + ($2 == "*" ? 0 : $2) - mm; print (d < 0 ? -d : d), b }'
+	done < <(_bases) | sort -n -k1,1 -s | awk 'NR == 1 { print $2 }'
+}
+
+# --- patches ----------------------------------------------------------------
+
+# patch_files PATCH: "PATH PRE POST MODE" for each file of PATCH, in order;
+# MODE is the new file's mode for a created file, "deleted" for a removed
+# one, "-" otherwise.  The one parser of a patch's file list.
+patch_files() {
+	awk 'function flush() { if (path != "") print path, pre, post, mode; path = "" }
+	FNR == 1 { flush() }
+	/^diff --git / { flush(); path = $4; sub(/^b\//, "", path); pre = post = "-"; mode = "-"; next }
+	path != "" && /^new file mode / { mode = $4; next }
+	path != "" && /^deleted file mode / { mode = "deleted"; next }
+	path != "" && /^index [0-9a-f]+\.\.[0-9a-f]+/ { split($2, h, /\.\./); pre = h[1]; post = h[2]; next }
+	/^(@@|---|\+\+\+) / { next }
+	END { flush() }' "$@"
+}
+
+# patch_paths PATCH...: the paths the patches change, sorted, once each.
+patch_paths() { [ $# -eq 0 ] || patch_files "$@" | awk '{ print $1 }' | sort -u; }
+
+# patch_subject PATCH: the Subject: header, unfolded, without "[PATCH...]".
+patch_subject() {
+	awk '/^Subject: / { s = $0; sub(/^Subject: (\[[^]]*\] *)?/, "", s); on = 1; next }
+		on && /^[ \t]/ { sub(/^[ \t]+/, " "); s = s $0; next }
+		on { print s; exit }' "$1"
+}
+
+# patch_metadata PATCH: the block below the first "---" up to the first
+# empty line (Upstream-Status:, Preimage: lines).
+patch_metadata() { awk '/^---$/ { on = 1; next } on && !NF { exit } on' "$1"; }
+
+# patch_meta PATCH KEY: the value of KEY: in the metadata block.
+patch_meta() { patch_metadata "$1" | sed -n "s/^$2: //p"; }
+
+# index_preimages PATCH: "Preimage: PATH HASH" per file, from the index lines.
+index_preimages() { patch_files "$1" | awk '{ print "Preimage: " $1 " " $2 }'; }
+
+# _hunk_errors PATCH: prints the first problem and fails if a hunk's lines
+# do not add up to the counts in its @@ header (truncated or hand-edited).
+_hunk_errors() {
+	awk 'function flush() {
+		if (inhunk && (old != 0 || new != 0)) {
+			printf "hunk at line %d: %d old and %d new lines missing\n", start, old, new
+			bad = 1; exit 1
+		}
+		inhunk = 0
+	}
+	/^@@ / {
+		flush()
+		split($2, o, ","); split($3, n, ",")
+		old = (2 in o) ? o[2] : 1; new = (2 in n) ? n[2] : 1
+		start = NR; inhunk = 1; next
+	}
+	inhunk && (old > 0 || new > 0) {
+		c = substr($0, 1, 1)
+		if (c == " " || $0 == "") { old--; new-- }
+		else if (c == "-") old--
+		else if (c == "+") new--
+		else if (c == "\\") { }
+		else flush()
+		if (old < 0 || new < 0) {
+			printf "hunk at line %d: more lines than its header says\n", start
+			bad = 1; exit 1
+		}
+		next
+	}
+	inhunk && /^\\ / { next }
+	{ flush() }
+	END { if (!bad) flush(); exit bad }' "$1"
+}
+
+# patch_check PATCH: dies (EX_USAGE, or EX_REFUSED for a path that leaves
+# the tree or a symlink) unless PATCH is a format-patch mbox the scripts
+# can apply exactly: full-length index lines, hunks that add up, no renames,
+# no diff section without a hunk (unless it changes a mode or makes or
+# deletes an empty file).  One awk pass for the headers (the first problem
+# by rank: no Subject, no diff section, no hunk, a rename, a file's path,
+# index line, mode and hunks, a symlink changed), one for the hunk counts.
+patch_check() {
+	local p=$1 name err
+	name=${p##*/}
+	[ -f "$p" ] || die "$EX_USAGE" "$p: patch listed in the series is missing"
+	[ -r "$p" ] || die "$EX_USAGE" "$p: cannot read patch"
+	err=$(awk 'function file_end() {
+		if (path == "" || ferr != "") { path = ""; return }
+		q = "/" path "/"
+		if (substr(q, 1, 2) == "//" || index(q, "/../") || index(q, "/./"))
+			ferr = "refused touched path '"'"'" path "'"'"' escapes the tree"
+		else if (pre == "-")
+			ferr = "usage malformed patch: a diff section has no '"'"'index PRE..POST'"'"' line"
+		else if (length(pre) < 7 || length(post) < 7)
+			ferr = "usage malformed patch: short blob hash on the index line of " path
+		else if (mode == "120000")
+			ferr = "refused creates the symlink " path ": not supported"
+		else if (!shunk && !meta)
+			ferr = "usage malformed patch: the diff section of " path " has no hunk"
+		path = ""
+	}
+	/^Subject: / { subj = 1 }
+	/^@@ -[0-9]/ { hunk = shunk = 1 }
+	/^diff --git / {
+		file_end(); ndiff++
+		a = $3; b = $4; sub(/^a\//, "", a); sub(/^b\//, "", b)
+		if (a != b && rename == "") rename = "usage malformed patch: renames are not supported (" $3 " -> " $4 ")"
+		path = b; pre = post = mode = "-"; shunk = meta = 0; next
+	}
+	# A section with no hunk must change a mode or make or delete an
+	# empty file: GNU patch takes any other for "nothing to do" (a
+	# header-only or cut-off patch would be "already present").
+	path != "" && /^(old|new) mode / { meta = 1; next }
+	path != "" && /^new file mode / { mode = $4; meta = 1; next }
+	path != "" && /^deleted file mode / { mode = "deleted"; meta = 1; next }
+	path != "" && /^index [0-9a-f]+\.\.[0-9a-f]+/ { split($2, h, /\.\./); pre = h[1]; post = h[2] }
+	/^index [0-9a-f]*\.\.[0-9a-f]* 120000$/ { link = 1 }
+	END {
+		file_end()
+		if (!subj) print "usage malformed patch: no Subject: header (not a format-patch mbox)"
+		else if (!ndiff) print "usage malformed patch: no '"'"'diff --git'"'"' section"
+		else if (!hunk) print "usage malformed patch: no hunk"
+		else print "hunks"
+		if (rename != "") print rename
+		else if (ferr != "") print ferr
+		else if (link) print "refused changes a symlink: not supported"
+	}' "$p")
+	local first=${err%%$'\n'*} rest
+	rest=${err#"$first"}
+	rest=${rest#$'\n'}
+	[ "$first" = hunks ] || _patch_die "$name" "$first"
+	first=$(_hunk_errors "$p") || die "$EX_USAGE" "$name: malformed patch: $first"
+	[ -z "$rest" ] || _patch_die "$name" "$rest"
+	return 0
+}
+
+# _patch_die NAME "usage|refused MESSAGE": patch_check's error.
+_patch_die() {
+	case $2 in
+	refused\ *) die "$EX_REFUSED" "$1: ${2#refused }" ;;
+	*) die "$EX_USAGE" "$1: ${2#usage }" ;;
+	esac
+}
+
+# --- a line's series ----------------------------------------------------------
+
+# series_load BASE [EXTRA]: read patches/BASE/series (and the override layer
+# EXTRA) into SERIES_ENTRIES ("KIND NAME" in series order; KIND is patch,
+# present, not-needed or disabled), SERIES_FILE[NAME] (the patch to use,
+# for patch and present) and SERIES_NOTE[NAME] (the reason, or the override
+# it comes from).  Dies on a malformed series, entry or patch.
+declare -a SERIES_ENTRIES=()
+declare -A SERIES_FILE=() SERIES_NOTE=()
+series_load() {
+	local base=$1 extra=${2:-} dir=$PATCHES_DIR/$1 line kind name reason f n=0
+	[ -d "$dir" ] || die "$EX_USAGE" "$dir: no series directory for base $base"
+	[ -f "$dir/series" ] || die "$EX_USAGE" "$dir/series: missing series file"
+	SERIES_ENTRIES=() SERIES_FILE=() SERIES_NOTE=()
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		case $line in
+		'#not-needed '* | '#present '*)
+			read -r kind name reason <<<"$line"
+			kind=${kind#\#}
+			[ -n "$reason" ] || die "$EX_USAGE" "$dir/series:$n: '#$kind $name' gives no reason" ;;
+		'' | '#'*) continue ;;
+		*[[:space:]]*)
+			# quilt allows "-pN" options after the name; this series does not.
+			die "$EX_USAGE" "$dir/series:$n: malformed entry '$line'" ;;
+		*) kind=patch name=$line reason='' ;;
+		esac
+		case $name in
+		*/* | .*) die "$EX_USAGE" "$dir/series:$n: '$name' is not a file name in $dir" ;;
+		esac
+		SERIES_ENTRIES+=("$kind $name")
+		SERIES_NOTE[$name]=$reason
+		if [ "$kind" != not-needed ]; then
+			patch_check "$dir/$name"
+			SERIES_FILE[$name]=$dir/$name
+		fi
+		f=$extra/$name
+		if [ -z "$extra" ] || [ ! -e "$f" ]; then continue; fi
+		[ -f "$f" ] || die "$EX_USAGE" "$f: override is not a regular file"
+		if [ ! -s "$f" ]; then
+			SERIES_ENTRIES[-1]="disabled $name"
+			SERIES_NOTE[$name]="$f is empty"
+		else
+			# A vendor may also take a patch this base does not need.
+			patch_check "$f"
+			SERIES_ENTRIES[-1]="patch $name"
+			SERIES_FILE[$name]=$f
+			SERIES_NOTE[$name]="override: $f"
+		fi
+	done <"$dir/series"
+	[ ${#SERIES_ENTRIES[@]} -gt 0 ] || die "$EX_USAGE" "$dir/series: empty series (no patch and no #not-needed or #present line)"
+	if [ -n "$extra" ]; then
+		for f in "$extra"/* "$extra"/.[!.]*; do
+			[ -e "$f" ] || continue
+			[ -n "${SERIES_NOTE[$(basename "$f")]+set}" ] ||
+				die "$EX_USAGE" "$f: the override names no patch of the $base series"
+		done
+	fi
+}
+
+# series_names KIND...: the loaded entries of those kinds, in order.
+series_names() {
+	local e k
+	for e in "${SERIES_ENTRIES[@]}"; do
+		for k in "$@"; do [ "${e%% *}" != "$k" ] || echo "${e#* }"; done
+	done
+}
+
+# series_quilt BASE: the patches plain quilt (and git am) apply, in order.
+series_quilt() { awk '!/^#/ && NF { print $1 }' "$PATCHES_DIR/$1/series"; }
+
+# --- probing a patch against files -------------------------------------------
+
+# _hunk_results: from the verbose dry run in $_try_out, one line per hunk
+# of the patch, in order: "SECTION PATH N ok|no" (SECTION counts the
+# patch's "diff --git" sections from 1, PATH is b/'s path, N the hunk's
+# number in its section).  A hunk patch does not report as succeeded (a
+# missing file, a failure) is "no".  Needs _hunk_list of the patch in
+# $_hunks.
+_hunk_results() {
+	printf '%s\n' "$_try_out" | awk -v list="$_hunks" '
+	BEGIN {
+		n = split(list, l, "\n")
+		for (i = 1; i <= n; i++) if (l[i] != "") { split(l[i], f, " "); path[f[1]] = f[2]; count[f[1]] = f[3]; last = f[1] }
+	}
+	/[Ll]ooks like a .* diff to me/ { s++ }
+	s && /^Hunk #[0-9]+ succeeded at / { h = $2; sub(/^#/, "", h); ok[s, h] = 1 }
+	END {
+		for (i = 1; i <= last; i++)
+			for (h = 1; h <= count[i]; h++)
+				print i, path[i], h, ((i, h) in ok) ? "ok" : "no"
+	}'
+}
+
+# _hunk_list PATCH: "SECTION PATH HUNKS" per "diff --git" section of PATCH,
+# each hunk read as far as its @@ counts say.
+_hunk_list() {
+	awk '/^diff --git / && !left { s++; p = $4; sub(/^b\//, "", p); path[s] = p; n[s] = 0; next }
+	/^@@ / && !left && s {
+		n[s]++
+		split($2, o, ","); split($3, w, ",")
+		left = ((2 in o) ? o[2] : 1) + ((2 in w) ? w[2] : 1); next
+	}
+	left {
+		c = substr($0, 1, 1)
+		if (c == "-" || c == "+") left--; else if (c != "\\") left -= 2
+		if (left < 0) left = 0
+	}
+	END { for (i = 1; i <= s; i++) print i, path[i], n[i] }' "$1"
+}
+
+# patch_changed_lines PATCH: per file ("FILE b/PATH"), its - and + lines in
+# order, each hunk read as far as its @@ counts say (a format-patch "-- "
+# signature after the last hunk is not a removed line): what a refresh
+# must leave as it was.
+patch_changed_lines() {
+	awk '/^diff --git / && !left { print "FILE " $4; next }
+	/^@@ / && !left {
+		split($2, o, ","); split($3, w, ",")
+		left = ((2 in o) ? o[2] : 1) + ((2 in w) ? w[2] : 1); next
+	}
+	left {
+		c = substr($0, 1, 1)
+		if (c == "-" || c == "+") { print; left-- } else if (c != "\\") left -= 2
+		if (left < 0) left = 0
+	}' "$1"
+}
+
+# _patch_try DIR PATCH ARGS...: GNU patch's dry run; its output in $_try_out.
+# --force: never guess that a patch is reversed, never ask.
+_patch_try() {
+	local d=$1 p=$2
+	shift 2
+	_try_out=$(patch -d "$d" -p1 --force --dry-run "$@" -i "$p" 2>&1)
+}
+
+# _offsets: "hunk N at line L, offset K lines" notes from the last dry run.
+_offsets() {
+	local line offs=() re='^Hunk #([0-9]+) succeeded at ([0-9]+) \(offset (-?[0-9]+) (lines?)\)'
+	while IFS= read -r line; do
+		[[ $line =~ $re ]] || continue
+		offs+=("hunk ${BASH_REMATCH[1]} at line ${BASH_REMATCH[2]}, offset ${BASH_REMATCH[3]} ${BASH_REMATCH[4]}")
+	done <<<"$_try_out"
+	local IFS=';'
+	line="${offs[*]}"
+	printf '%s\n' "${line//;/; }"
+}
+
+# _failing_hunks DIR PATCH ARGS...: the hunks that do not apply, against a
+# scratch copy of DIR.
+_failing_hunks() {
+	local d=$1 p=$2 scratch
+	shift 2
+	scratch=$(mktemp -d "$SERIES_TMP/scratch.XXXXXX")
+	cp -a "$d/." "$scratch/"
+	patch -d "$scratch" -p1 --force --no-backup-if-mismatch --reject-file="$scratch.rej" "$@" -i "$p" 2>&1 |
+		grep -E 'FAILED|can.t find file|No file to patch|malformed' || true
+	[ ! -s "$scratch.rej" ] || cat "$scratch.rej"
+	rm -rf "$scratch" "$scratch.rej"
+}
+
+# probe_patch DIR PATCH DIRECTION: how PATCH stands against the files in
+# DIR (a staging copy: the touched files of a tree), zero fuzz.  DIRECTION
+# is forward (to apply) or reverse (to take out).  Sets PROBE_STATUS:
+#   applies    the whole patch goes on (or comes off) cleanly
+#   present    forward: the post-image is already there (nothing to do)
+#   absent     reverse: the pre-image is already there (nothing to do)
+#   partly     some hunks already at the target state, the others not:
+#              never applied on top (PROBE_DETAIL names each file's state)
+#   fuzz       applies only with fuzz (PROBE_DETAIL: where)
+#   conflict   a hunk does not apply (PROBE_HUNKS: the failing hunks)
+# and PROBE_DETAIL (line offsets, states) and PROBE_HUNKS.  Dies on a patch
+# GNU patch calls malformed.  Needs SERIES_TMP (a scratch directory).
+probe_patch() {
+	local d=$1 p=$2 dir=$3 r_all=0 f_all=0 _hunks rev fwd path state
+	local done_n=0 todo_n=0 neither_n=0 s n rr fr
+	local -A file_state=()
+	PROBE_STATUS='' PROBE_DETAIL='' PROBE_HUNKS=''
+	_hunks=$(_hunk_list "$p")
+	# One verbose dry run each way gives the whole patch's answer and each
+	# hunk's: two runs of patch per patch, whatever its size.
+	! _patch_try "$d" "$p" --verbose --reverse --fuzz=0 || r_all=1
+	rev=$(_hunk_results)
+	local rev_out=$_try_out
+	! _patch_try "$d" "$p" --verbose --forward --fuzz=0 || f_all=1
+	fwd=$(_hunk_results)
+	# A reverse that applies means the post-image is there.  A forward that
+	# applies on top of it does not mean the pre-image is: an added block
+	# whose context survives the addition (a Kconfig entry) goes on twice.
+	if [ "$dir" = forward ] && [ $r_all -eq 1 ]; then
+		PROBE_STATUS=present
+		return 0
+	fi
+	if [ "$dir" = reverse ] && [ $f_all -eq 1 ] && [ $r_all -eq 0 ]; then
+		PROBE_STATUS=absent
+		return 0
+	fi
+	# Per hunk, the same test: at the post-image (its reverse applies), at
+	# the pre-image (only its forward applies), or neither.  A patch some of
+	# whose hunks are already where the run would take them is partly there.
+	local _revs=() _fwds=() i
+	mapfile -t _revs <<<"$rev"
+	mapfile -t _fwds <<<"$fwd"
+	for i in "${!_revs[@]}"; do
+		read -r s path n rr <<<"${_revs[i]}"
+		fr=${_fwds[i]##* }
+		# Its forward is asked only when its reverse fails (as above).
+		[ "$rr" != ok ] || fr=no
+		if [ "$rr" != ok ] && [ "$fr" != ok ]; then
+			state=neither
+		elif [ "$dir" = forward ]; then
+			state=$([ "$rr" = ok ] && echo post || echo pre)
+		else
+			state=$([ "$fr" = ok ] && echo pre || echo post)
+		fi
+		case $dir:$state in
+		forward:post | reverse:pre) done_n=$((done_n + 1)) ;;
+		*:neither) neither_n=$((neither_n + 1)) ;;
+		*) todo_n=$((todo_n + 1)) ;;
+		esac
+		file_state[$path]+=" $state"
+	done
+	if [ $done_n -gt 0 ] && [ $neither_n -eq 0 ]; then
+		PROBE_STATUS=partly
+		PROBE_DETAIL=$(for path in "${!file_state[@]}"; do
+			case "${file_state[$path]} " in
+			*" pre "*" post "* | *" post "*" pre "*) state="some hunks applied, some not" ;;
+			*" post "*) state="at its post-image" ;;
+			*) state="at its pre-image" ;;
+			esac
+			echo "$path: $state"
+		done | sort | paste -sd ';' - | sed 's/;/; /g')
+		return 0
+	fi
+	if [ "$dir" = forward ] && [ $f_all -eq 1 ]; then
+		PROBE_STATUS=applies PROBE_DETAIL=$(_offsets)
+		return 0
+	fi
+	if [ "$dir" = reverse ] && [ $r_all -eq 1 ]; then
+		_try_out=$rev_out
+		PROBE_STATUS=applies PROBE_DETAIL=$(_offsets)
+		return 0
+	fi
+	local run=(--forward)
+	[ "$dir" = forward ] || run=(--reverse)
+	if _patch_try "$d" "$p" "${run[@]}" --fuzz=0; then
+		PROBE_STATUS=applies PROBE_DETAIL=$(_offsets)
+		return 0
+	fi
+	if printf '%s\n' "$_try_out" | grep -q 'malformed patch\|Only garbage'; then
+		die "$EX_USAGE" "$(basename "$p"): malformed patch: $(printf '%s\n' "$_try_out" | grep -m1 'malformed\|garbage')"
+	fi
+	if _patch_try "$d" "$p" "${run[@]}" --fuzz=2 && printf '%s\n' "$_try_out" | grep -q 'with fuzz'; then
+		PROBE_STATUS=fuzz
+		PROBE_DETAIL=$(printf '%s\n' "$_try_out" | grep -o 'Hunk #[0-9]* succeeded at [0-9]* with fuzz [0-9]*' |
+			paste -sd ';' - | sed 's/;/; /g')
+	else
+		PROBE_STATUS=conflict
+	fi
+	PROBE_HUNKS=$(_failing_hunks "$d" "$p" "${run[@]}" --fuzz=0)
+}
+
+# patch_apply_to DIR PATCH DIRECTION: apply (forward) or take out (reverse)
+# PATCH in DIR for real, zero fuzz; the caller has probed it.
+patch_apply_to() {
+	local dir=--forward
+	[ "$3" = forward ] || dir=--reverse
+	patch -d "$1" -p1 --force --silent --no-backup-if-mismatch "$dir" --fuzz=0 -i "$2" >/dev/null
+}
+
+# --- the record of an apply -------------------------------------------------
+
+# record_exists TREE: TREE has a complete record of an apply.
+record_exists() { [ -f "$1/$RECORD_DIR/series" ] && [ -f "$1/$RECORD_DIR/base" ]; }
+
+# record_base TREE: the line recorded, or nothing.
+record_base() { [ ! -f "$1/$RECORD_DIR/base" ] || cat "$1/$RECORD_DIR/base"; }
+
+# record_load TREE: RECORD_ENTRIES, newest first: "applied NAME" (its
+# patch is TREE/RECORD_DIR/NAME) or "present NAME" (was already there).
+declare -a RECORD_ENTRIES=()
+record_load() {
+	local rec=$1/$RECORD_DIR name st
+	record_exists "$1" ||
+		die "$EX_USAGE" "$1: nothing to reverse (no $RECORD_DIR/: the series was not applied by scripts/apply)"
+	RECORD_ENTRIES=()
+	while read -r name st; do
+		case $st in
+		applied) patch_check "$rec/$name"; RECORD_ENTRIES=("applied $name" ${RECORD_ENTRIES[@]+"${RECORD_ENTRIES[@]}"}) ;;
+		present) RECORD_ENTRIES=("present $name" ${RECORD_ENTRIES[@]+"${RECORD_ENTRIES[@]}"}) ;;
+		*) die "$EX_USAGE" "$rec/series: malformed record line '$name $st'" ;;
+		esac
+	done <"$rec/series"
+}
+
+# record_patches TREE: the applied patches' copies in the record.
+record_patches() {
+	local name st
+	record_exists "$1" || return 0
+	while read -r name st; do
+		[ "$st" != applied ] || echo "$1/$RECORD_DIR/$name"
+	done <"$1/$RECORD_DIR/series"
+}
+
+# record_current TREE: the record's line still has every patch the record
+# says was applied, byte for byte, and nothing else to apply: the tree is
+# what applying today's series would give.
+record_current() {
+	local base p
+	base=$(record_base "$1")
+	[ -n "$base" ] && [ -f "$PATCHES_DIR/$base/series" ] || return 1
+	for p in $(record_patches "$1"); do
+		cmp -s "$p" "$PATCHES_DIR/$base/$(basename "$p")" || return 1
+		awk -v n="$(basename "$p")" '$1 == n || $2 == n { f = 1 } END { exit !f }' \
+			"$PATCHES_DIR/$base/series" || return 1
+	done
+}
+
+# record_untouched TREE: nothing in TREE was written after its record
+# (people edit working trees; directories do not count: a tool may make
+# and remove a temporary file in one).  A walk of the metadata only, about a
+# second on a kernel tree.
+record_untouched() {
+	record_exists "$1" &&
+		[ -z "$(find "$1" ! -type d -newer "$1/$RECORD_DIR/series" ! -path "$1/$RECORD_DIR/*" -print -quit)" ]
+}
+
+# build_sources TREE: "tree PATH" then "PATH BLOB" for each file TREE's
+# recorded series touches (BLOB "-" for one that is absent): what a build
+# of TREE was made from, as far as the series goes.
+build_sources() {
+	local p recorded
+	echo "tree $1"
+	mapfile -t recorded < <(record_patches "$1")
+	for p in $(patch_paths ${recorded[@]+"${recorded[@]}"}); do
+		if [ -f "$1/$p" ]; then echo "$p $(git hash-object --no-filters "$1/$p")"; else echo "$p -"; fi
+	done
+}
+
+# --- which line a tree belongs to ---------------------------------------------
+
+# _blob_score TREE BASE: "MATCHING TOTAL" over the files BASE's patches
+# touch: how many are at a pre- or post-image of a patch.
+_blob_score() {
+	local dir=$PATCHES_DIR/$2 path pre post h match=0 total=0 _rows=() _paths=() _hashes=() i r
+	local -A _blob=() _seen=()
+	[ -f "$dir/series" ] || { echo "0 0"; return; }
+	local line_patches=("$dir"/*.patch)
+	[ -f "${line_patches[0]}" ] || { echo "0 0"; return; }
+	# Every file of every patch, hashed in one run of git.
+	mapfile -t _rows < <(patch_files "${line_patches[@]}")
+	for r in ${_rows[@]+"${_rows[@]}"}; do
+		path=${r%% *}
+		if [ -n "${_seen[$path]:-}" ] || [ ! -f "$1/$path" ] || [ -L "$1/$path" ]; then continue; fi
+		_seen[$path]=1
+		_paths+=("$path")
+	done
+	if [ ${#_paths[@]} -gt 0 ]; then
+		mapfile -t _hashes < <(cd "$1" && git hash-object --no-filters -- "${_paths[@]}")
+		for i in "${!_paths[@]}"; do _blob[${_paths[i]}]=${_hashes[i]:-}; done
+	fi
+	for r in ${_rows[@]+"${_rows[@]}"}; do
+		read -r path pre post _ <<<"$r"
+		total=$((total + 1))
+		h=${_blob[$path]:-}
+		[ -n "$h" ] || continue
+		case $h in "$pre"* | "$post"*) match=$((match + 1)) ;; esac
+	done
+	echo "$match $total"
+}
+
+# base_detect TREE: set BASE and BASE_EVIDENCE for TREE: the line its record
+# names; else the line most of whose touched files are at a pre- or
+# post-image blob; else the line whose version globs match the Makefile's.
+# Dies when none decides.
+base_detect() {
+	local tree=$1 b m t best='' best_m=0 tie=0 scores='' version
+	b=$(record_base "$tree")
+	if [ -n "$b" ]; then
+		BASE=$b BASE_EVIDENCE="the record of the earlier apply ($RECORD_DIR/base)"
+		return
+	fi
+	for b in $(bases_known); do
+		# A patches directory may leave a base out, not half of one.
+		[ ! -d "$PATCHES_DIR/$b" ] || [ -f "$PATCHES_DIR/$b/series" ] ||
+			die "$EX_USAGE" "$PATCHES_DIR/$b/series: missing series file"
+		read -r m t < <(_blob_score "$tree" "$b")
+		scores+="${scores:+, }$b $m/$t"
+		if [ "$m" -gt "$best_m" ]; then best=$b best_m=$m tie=0
+		elif [ "$m" -eq "$best_m" ] && [ "$m" -gt 0 ]; then tie=1
+		fi
+	done
+	if [ -n "$best" ] && [ "$tie" -eq 0 ]; then
+		BASE=$best BASE_EVIDENCE="blob hashes (files matching a pre- or post-image: $scores)"
+		return
+	fi
+	version=$(kernel_version "$tree")
+	b=$(base_of_version "$version")
+	[ -n "$b" ] || die "$EX_USAGE" "$tree: Linux $version is not a known base and no blob hash decides ($scores): pass --base"
+	BASE=$b BASE_EVIDENCE="Makefile version ${version%.*} (blob hashes undecided: $scores)"
+}
+
+# series_hash BASE [EXTRA]: one hash of what applying BASE's series means:
+# the series file, every patch in patches/BASE and the override layer.
+series_hash() {
+	local f
+	{
+		for f in "$PATCHES_DIR/$1"/* ${2:+"$2"/*}; do
+			[ -f "$f" ] || continue
+			printf '%s ' "${f##*/}"
+			sha256sum <"$f"
+		done
+	} | sha256sum | cut -c1-16
+}
+
+# --- the patch a piece of evidence is about -----------------------------------
+
+# change_patch BASE NUM: the patch that carries change NUM (0003, 0004...)
+# for line BASE: the line's own (a patch or #present entry), else the
+# measurement-only port patches/repro/BASE-SLUG.patch (SLUG: the change's
+# name without its number) where the line does not take it.  Prints its
+# path; prints nothing and sets CHANGE_WHY when there is none.
+change_patch() {
+	local base=$1 num=$2 name slug f
+	CHANGE_WHY=''
+	series_load "$base"
+	name=$( (series_names patch present not-needed) | awk -v n="$num" 'index($0, n "-") == 1 { print; exit }')
+	if [ -n "$name" ] && [ -n "${SERIES_FILE[$name]:-}" ]; then
+		echo "${SERIES_FILE[$name]}"
+		return 0
+	fi
+	if [ -n "$name" ]; then
+		slug=${name#"$num"-}
+		f=$PATCHES_DIR/repro/$base-$slug
+		if [ -f "$f" ]; then echo "$f"; return 0; fi
+		CHANGE_WHY="the $base series does not take $num (${SERIES_NOTE[$name]:-not needed}) and patches/repro/ has no $base-$slug"
+	else
+		CHANGE_WHY="the $base series has no $num patch"
+	fi
+}
+
+# variants_make DIR PATCH ROOT: ROOT/unpatched and ROOT/patched get the
+# files PATCH touches, as DIR has them, with PATCH taken out of the one
+# and put into the other; VARIANT_DIRECTION says which was needed
+# (forward: DIR lacks the change; reverse: DIR has it).  Zero fuzz; dies
+# (EX_FAIL) when the patch goes neither way.
+variants_make() {
+	local dir=$1 p=$2 root=$3 path v
+	rm -rf "$root/unpatched" "$root/patched" "$root/probe"
+	for v in unpatched patched probe; do
+		mkdir -p "$root/$v"
+		for path in $(patch_paths "$p"); do
+			[ -f "$dir/$path" ] || continue
+			mkdir -p "$root/$v/$(dirname "$path")"
+			cp "$dir/$path" "$root/$v/$path"
+		done
+	done
+	local SERIES_TMP=$root/probe.tmp
+	mkdir -p "$SERIES_TMP"
+	probe_patch "$root/probe" "$p" forward
+	rm -rf "$root/probe" "$SERIES_TMP"
+	case $PROBE_STATUS in
+	applies)
+		VARIANT_DIRECTION=forward
+		printf '+ patch -d %s -p1 --fuzz=0 -i %s\n' "$root/patched" "$p" >&2
+		patch_apply_to "$root/patched" "$p" forward ;;
+	present)
+		VARIANT_DIRECTION=reverse
+		printf '+ patch -d %s -p1 --fuzz=0 --reverse -i %s\n' "$root/unpatched" "$p" >&2
+		patch_apply_to "$root/unpatched" "$p" reverse ;;
+	*)
+		die "$EX_FAIL" "$(basename "$p") applies to $dir neither forward nor reverse without fuzz ($PROBE_STATUS${PROBE_DETAIL:+: $PROBE_DETAIL})" ;;
+	esac
+}

@@ -1,0 +1,272 @@
+# shellcheck shell=bash disable=SC2034,SC2153 # the keys are set by printf -v
+# The target tables (configs/targets/NAME.conf), the board tables
+# (configs/boards/NAME.conf) and the evidence tables
+# (configs/evidence/NAME.conf), each kind with its SCHEMA: every key, its
+# default or that it is mandatory.  The tables are parsed, never sourced:
+# a table cannot run code or exit its reader, and a bad one is one error
+# line naming the file, the line and the key.  Source it after
+# scripts/lib/common.sh; it is not a program.
+
+# Where the tables are (the tests point these at tables of their own); the
+# schemas are always the project's.
+TARGET_TABLES=${TARGET_TABLES:-$TOP/configs/targets}
+BOARD_TABLES=${BOARD_TABLES:-$TOP/configs/boards}
+EVIDENCE_TABLES=${EVIDENCE_TABLES:-$TOP/configs/evidence}
+
+# _table_schema_path KIND: the schema of a kind, relative to the project.
+_table_schema_path() {
+	case $1 in
+	evidence) echo configs/evidence/SCHEMA ;;
+	*) echo "configs/${1}s/SCHEMA" ;;
+	esac
+}
+
+# A value is a word of these characters, or "text" without ", \, ` or $:
+# either way it means in the table what it would mean to the shell.
+_TBL_WORD='^[A-Za-z0-9_./:=,+@%^-]*$'
+_TBL_QUOTED='^"([^"\\`$]*)"$'
+_TBL_ASSIGN='^([A-Za-z_][A-Za-z0-9_]*)=(.*)$'
+_TBL_BARE='^([A-Za-z_][A-Za-z0-9_]*)$'
+_TBL_COMMENT='^[[:space:]]*#'
+_TBL_BLANK='^[[:space:]]*$'
+
+# Per kind (target, board): the schema's keys in order, and per KIND:KEY
+# the default (for an optional key) or 1 in _tbl_req (mandatory).
+declare -gA _tbl_keys=() _tbl_default=() _tbl_req=()
+
+# _table_parse schema|table KIND FILE: FILE's lines into _tp_keys,
+# _tp_vals and _tp_lines (its line numbers).  A schema may also have
+# "KEY" alone, a mandatory key (_tp_req[i]=1), and documents each key in a
+# comment right above it; a table may only set its kind's keys, each
+# once, the mandatory ones not empty.  The first bad line is the error.
+_table_parse() {
+	local mode=$1 kind=$2 file=$3 rel=${3#"$TOP"/} line n=0 key val req commented=0
+	local schema
+	schema=$(_table_schema_path "$2")
+	local -A seen=()
+	_tp_keys=() _tp_vals=() _tp_lines=() _tp_req=()
+	{ [ -f "$file" ] && [ -r "$file" ]; } || die "$EX_USAGE" "$rel: cannot read"
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		if [[ $line =~ $_TBL_COMMENT ]]; then
+			commented=1
+			continue
+		fi
+		if [[ $line =~ $_TBL_BLANK ]]; then
+			commented=0
+			continue
+		fi
+		req=0
+		if [[ $line =~ $_TBL_ASSIGN ]]; then
+			key=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
+			if [[ $val =~ $_TBL_QUOTED ]]; then
+				val=${BASH_REMATCH[1]}
+			elif ! [[ $val =~ $_TBL_WORD ]]; then
+				die "$EX_USAGE" "$rel:$n: $key: bad value: want $key=word (letters, digits, ._/:=,+@%^-) or $key=\"text\" (no \", \\, \` or \$)"
+			fi
+		elif [ "$mode" = schema ] && [[ $line =~ $_TBL_BARE ]]; then
+			key=${BASH_REMATCH[1]} val='' req=1
+		else
+			die "$EX_USAGE" "$rel:$n: syntax error: not a comment, a blank line or KEY=value: $line"
+		fi
+		[ -z "${seen[$key]:-}" ] || die "$EX_USAGE" "$rel:$n: $key: set twice (first on line ${seen[$key]})"
+		seen[$key]=$n
+		if [ "$mode" = schema ]; then
+			# Upper case: no key can be one of the loader's own (local) names.
+			[[ $key =~ ^[A-Z][A-Z0-9_]*$ ]] || die "$EX_USAGE" "$rel:$n: $key: a key is in upper case"
+			[ $commented -eq 1 ] || die "$EX_USAGE" "$rel:$n: $key: no comment above it saying what it means"
+		else
+			[ -n "${_tbl_req[$kind:$key]+set}${_tbl_default[$kind:$key]+set}" ] ||
+				die "$EX_USAGE" "$rel:$n: $key: unknown key (the keys are in $schema)"
+			[ -n "$val" ] || [ -z "${_tbl_req[$kind:$key]:-}" ] ||
+				die "$EX_USAGE" "$rel:$n: $key: empty, but mandatory (see $schema)"
+		fi
+		commented=0
+		_tp_keys+=("$key") _tp_vals+=("$val") _tp_lines+=("$n") _tp_req+=("$req")
+	done <"$file"
+	[ "$mode" = schema ] && return 0
+	for key in ${_tbl_keys[$kind]}; do
+		[ -z "${_tbl_req[$kind:$key]:-}" ] || [ -n "${seen[$key]:-}" ] ||
+			die "$EX_USAGE" "$rel: $key: missing, but mandatory (see $schema)"
+	done
+}
+
+# _table_schema KIND: read configs/KINDs/SCHEMA once.
+_table_schema() {
+	local kind=$1 i key
+	[ -z "${_tbl_keys[$kind]+set}" ] || return 0
+	_table_parse schema "$kind" "$TOP/$(_table_schema_path "$kind")"
+	_tbl_keys[$kind]=${_tp_keys[*]}
+	for i in "${!_tp_keys[@]}"; do
+		key=${_tp_keys[i]}
+		if [ "${_tp_req[i]}" -eq 1 ]; then
+			_tbl_req[$kind:$key]=1
+		else
+			_tbl_default[$kind:$key]=${_tp_vals[i]}
+		fi
+	done
+}
+
+# _table_names DIR: the names of DIR/*.conf, sorted (LC_ALL=C).
+_table_names() {
+	local f
+	for f in "$1"/*.conf; do
+		[ -f "$f" ] || continue
+		f=${f##*/}
+		printf '%s\n' "${f%.conf}"
+	done
+}
+
+# _table_load KIND DIR NAME: every key of KIND's schema set, as a shell
+# variable of the caller, to its default, then to the value in
+# DIR/NAME.conf.  Nothing else is set or run.
+_table_load() {
+	local kind=$1 dir=$2 name=$3 file i key
+	[[ $name =~ ^[A-Za-z0-9_][A-Za-z0-9_.-]*$ ]] || die "$EX_USAGE" "bad $kind name '$name'"
+	file=$dir/$name.conf
+	[ -f "$file" ] || die "$EX_USAGE" "unknown $kind '$name' (one of: $(_table_names "$dir" | paste -sd' '))"
+	_table_schema "$kind"
+	_table_parse table "$kind" "$file"
+	for key in ${_tbl_keys[$kind]}; do
+		printf -v "$key" '%s' "${_tbl_default[$kind:$key]:-}"
+	done
+	for i in "${!_tp_keys[@]}"; do
+		printf -v "${_tp_keys[i]}" '%s' "${_tp_vals[i]}"
+	done
+	_tbl_file=$file
+}
+
+# _table_where KEY: FILE:LINE of KEY in the table loaded last, or the file
+# alone when KEY has its default (for the checks after the load).
+_table_where() {
+	local i
+	for i in "${!_tp_keys[@]}"; do
+		[ "${_tp_keys[i]}" != "$1" ] || { printf '%s:%s\n' "${_tbl_file#"$TOP"/}" "${_tp_lines[i]}"; return; }
+	done
+	printf '%s\n' "${_tbl_file#"$TOP"/}"
+}
+
+# --- target tables ------------------------------------------------------------
+
+# target_names: the target tables there are, one a line, sorted.
+target_names() { _table_names "$TARGET_TABLES"; }
+
+# target_list: the same on one line, space-separated ("none" without any),
+# for a usage text.
+target_list() {
+	local names
+	names=$(target_names | paste -sd' ')
+	printf '%s\n' "${names:-none}"
+}
+
+# target_keys: the keys of a target table, in the schema's order.
+# shellcheck disable=SC2086 # the keys are words
+target_keys() { _table_schema target && printf '%s\n' ${_tbl_keys[target]}; }
+
+# target_load NAME: ARCH, CROSS_COMPILE, TOOLCHAINS, IMAGE, QEMU... (every
+# key of configs/targets/SCHEMA) from NAME's table over the defaults.  A
+# bad table is a die (EX_USAGE), also for a TOOLCHAINS entry that is not
+# a toolchain _toolchain_resolve knows.
+target_load() {
+	local tc seen=' ' tcs=() at
+	_table_load target "$TARGET_TABLES" "$1"
+	at=$(_table_where TOOLCHAINS)
+	read -ra tcs <<<"$TOOLCHAINS"
+	[ ${#tcs[@]} -gt 0 ] || die "$EX_USAGE" "$at: TOOLCHAINS: empty"
+	for tc in "${tcs[@]}"; do
+		_toolchain_resolve "$tc" || die "$EX_USAGE" "$at: TOOLCHAINS: '$tc' is not a toolchain (gcc, gcc-13...gcc-16, clang-N)"
+		case $seen in
+		*" $tc "*) die "$EX_USAGE" "$at: TOOLCHAINS: '$tc' twice" ;;
+		esac
+		seen+="$tc "
+	done
+}
+
+# _toolchain_resolve TC: how toolchain TC builds a kernel of the loaded
+# table (its CROSS_COMPILE), in _tc_cross and _tc_llvm (make's
+# CROSS_COMPILE= and LLVM=), _tc_cc and _tc_ld (the compiler and linker to
+# run); status 1 if TC is not a toolchain.  The one place toolchains are
+# defined.  gcc-13 to gcc-16 are the toolchain root's
+# (scripts/toolchain-root): links that run each tool inside it, under
+# build/toolchain-root/gcc-N/bin/ (a table whose default compiler needs
+# no CROSS_COMPILE, x86_64's gcc or LoongArch's clang, gets ARCH's triple).
+_toolchain_resolve() {
+	_tc_cross=$CROSS_COMPILE
+	case $1 in
+	gcc) _tc_llvm='' ;;
+	clang-[1-9] | clang-[1-9][0-9]) _tc_llvm=-${1#clang-} ;;
+	gcc-1[3-6])
+		_tc_llvm=''
+		_tc_cross=$CROSS_COMPILE
+		if [ -z "$_tc_cross" ]; then
+			case $ARCH in
+			x86_64 | x86) _tc_cross=x86_64-linux-gnu- ;;
+			loongarch) _tc_cross=loongarch64-linux-gnu- ;;
+			*) return 1 ;;
+			esac
+		fi
+		_tc_cross=$BUILD/toolchain-root/$1/bin/$_tc_cross ;;
+	*) return 1 ;;
+	esac
+	if [ -n "$_tc_llvm" ]; then
+		_tc_cc=clang$_tc_llvm _tc_ld=ld.lld$_tc_llvm
+	else
+		_tc_cc=${_tc_cross}gcc _tc_ld=${_tc_cross}ld
+	fi
+}
+
+# target_toolchain NAME [TOOLCHAIN]: target_load NAME, then TOOLCHAIN (one
+# of its TOOLCHAINS; default, or empty: the first, TOOLCHAIN_DEFAULT) in
+# TOOLCHAIN, CROSS_COMPILE and LLVM (as make takes them), TOOLCHAIN_CC and
+# TOOLCHAIN_LD (the commands).  Another toolchain is a die (EX_USAGE).
+target_toolchain() {
+	local t tc listed=0 tcs=()
+	target_load "$1"
+	read -ra tcs <<<"$TOOLCHAINS"
+	TOOLCHAIN_DEFAULT=${tcs[0]}
+	tc=${2:-$TOOLCHAIN_DEFAULT}
+	for t in "${tcs[@]}"; do [ "$t" != "$tc" ] || listed=1; done
+	[ $listed -eq 1 ] || die "$EX_USAGE" "toolchain '$tc' not in $1's TOOLCHAINS ($TOOLCHAINS)"
+	_toolchain_resolve "$tc"
+	TOOLCHAIN=$tc CROSS_COMPILE=$_tc_cross LLVM=$_tc_llvm TOOLCHAIN_CC=$_tc_cc TOOLCHAIN_LD=$_tc_ld
+}
+
+# --- board tables -------------------------------------------------------------
+
+# board_names: the board tables there are, one a line, sorted.
+board_names() { _table_names "$BOARD_TABLES"; }
+
+# board_keys: the keys of a board table, in the schema's order.
+# shellcheck disable=SC2086 # the keys are words
+board_keys() { _table_schema board && printf '%s\n' ${_tbl_keys[board]}; }
+
+# board_load NAME: DEVICE_TYPE, BOOT_METHOD, BENCH... (every key of
+# configs/boards/SCHEMA) from NAME's board table over the defaults.
+board_load() { _table_load board "$BOARD_TABLES" "$1"; }
+
+# --- evidence tables ----------------------------------------------------------
+
+# evidence_names: the evidence stages, in their ORDER (then by name).
+evidence_names() {
+	local n
+	for n in $(_table_names "$EVIDENCE_TABLES"); do
+		(_table_load evidence "$EVIDENCE_TABLES" "$n" && printf '%05d %s\n' "$ORDER" "$n") || exit
+	done | sort | awk '{ print $2 }'
+}
+
+# evidence_keys: the keys of an evidence table, in the schema's order.
+# shellcheck disable=SC2086 # the keys are words
+evidence_keys() { _table_schema evidence && printf '%s\n' ${_tbl_keys[evidence]}; }
+
+# evidence_load NAME: PROVES, KIND, COMMAND, NEEDS, READS, ORDER from
+# configs/evidence/NAME.conf over the defaults; KIND and ORDER checked.
+evidence_load() {
+	_table_load evidence "$EVIDENCE_TABLES" "$1"
+	case $KIND in
+	harness | benchmark | objects | codegen | check | setup) ;;
+	*) die "$EX_USAGE" "$(_table_where KIND): KIND: '$KIND' is not harness, benchmark, objects, codegen, check or setup" ;;
+	esac
+	[[ $ORDER =~ ^[0-9]+$ ]] || die "$EX_USAGE" "$(_table_where ORDER): ORDER: '$ORDER' is not a number"
+	[[ $PROVES =~ ^(series|[0-9]{4}( [0-9]{4})*)$ ]] ||
+		die "$EX_USAGE" "$(_table_where PROVES): PROVES: '$PROVES' is not patch numbers (0003, \"0001 0002\") or series"
+}

@@ -1,0 +1,53 @@
+# shellcheck shell=bash
+# Build and boot one target, for the boot tests.  Source after tests/suite/test-lib.sh.
+
+# build_target VER TARGET: build the kernel (scripts/work-tree's applied
+# tree; incremental and ccache'd), the guest init and its initramfs.
+# Prints the O= directory; the initramfs is $TEST_DIR/init-TARGET/initramfs.cpio.
+build_target() {
+	local ver=$1 t=$2 work obj
+	work=$(work-tree "$ver" 2>"$TEST_DIR/work-tree-$ver.log") || { cat "$TEST_DIR/work-tree-$ver.log"; return 1; }
+	obj=$(build-kernel --target "$t" --json "$TEST_DIR/build-$ver-$t.json" "$work" 2>"$TEST_DIR/build-$ver-$t.log") ||
+		{ tail -20 "$TEST_DIR/build-$ver-$t.log"; return 1; }
+	build-init "$t" "$TEST_DIR/init-$t" >/dev/null 2>"$TEST_DIR/init-$t.log" || { cat "$TEST_DIR/init-$t.log"; return 1; }
+	mkinitramfs "$TEST_DIR/init-$t/init" "$TEST_DIR/init-$t/initramfs.cpio" >/dev/null 2>&1 || return 1
+	echo "$obj"
+}
+
+# suites_of JSON: the top-level suites scripts/stages/boot found, sorted.
+suites_of() {
+	jq -r '[.suites[].name] | sort | join(" ")' "$1"
+}
+
+# boot_tests VER TARGET...: per target, a test that it builds from VER's
+# working tree with the fragments' symbols all surviving, and one that it
+# boots with every expected suite passing: the guest init's, KUnit's memcpy,
+# the series' unaligned (0006), and usercopy (not on armv5, where the
+# fragment turns it off, nor on 6.1, which has no such suite).
+boot_tests() {
+	local ver=$1 t suites passed skipped
+	shift
+	for t in "$@"; do
+		suites="guest_init memcpy unaligned usercopy" passed=15 skipped=1
+		if [ "$t" = armv5 ] || [ "$ver" = 6.1 ]; then
+			suites="guest_init memcpy unaligned" passed=11
+		fi
+		# 6.1's memcpy suite has no slow cases to skip.
+		[ "$ver" != 6.1 ] || skipped=0
+		test_expect_success "$ver $t: builds; the fragments' symbols all survive" "
+			build_target $ver $t >\"\$TEST_DIR/obj-$t\" &&
+			jq -e '.build_seconds >= 0 and (.artifacts | length) >= 2' \"\$TEST_DIR/build-$ver-$t.json\" &&
+			grep -qx CONFIG_UNALIGNED_KUNIT_TEST=y \"\$(cat \"\$TEST_DIR/obj-$t\")/.config\"
+		"
+		test_expect_success "$ver $t: boots, every expected suite passes, the slow cases are skipped" "
+			expect_exit 0 boot --target $t --obj \"\$(cat \"\$TEST_DIR/obj-$t\")\" \
+				--initrd \"\$TEST_DIR/init-$t/initramfs.cpio\" --out \"\$TEST_DIR/boot-$t\" \
+				--json \"\$TEST_DIR/boot-$t.json\" &&
+			expect_eq \"\$(jq -r .status \"\$TEST_DIR/boot-$t.json\")\" PASS status &&
+			expect_eq \"\$(suites_of \"\$TEST_DIR/boot-$t.json\")\" '$suites' suites &&
+			expect_eq \"\$(jq .counts.failed \"\$TEST_DIR/boot-$t.json\")\" 0 failed &&
+			jq -e '.counts.passed >= $passed and .counts.skipped >= $skipped' \"\$TEST_DIR/boot-$t.json\" &&
+			expect_eq \"\$(jq -r .ended_by \"\$TEST_DIR/boot-$t.json\")\" marker 'ended by'
+		"
+	done
+}

@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
+# The target and board tables through their one loader (scripts/lib/targets.sh,
+# shown by scripts/targets): every shipped table loads, the schema's
+# defaults apply, a bad table (unknown, duplicated, missing or empty key,
+# a syntax error, code) is one error line naming the file, the line and
+# the key and runs nothing, the toolchain resolver takes only a toolchain
+# of TOOLCHAINS, and the commands that read every table fail on a bad one.
+# shellcheck source=tests/suite/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
+
+# The mandatory keys of configs/targets/SCHEMA and nothing else: line 10 is
+# the first a test adds.
+GOOD='ARCH=x86_64
+FRAGMENTS="boot kunit"
+IMAGE=arch/x86/boot/bzImage
+INIT_CC=gcc
+INIT_MACHINE="Advanced Micro Devices X86-64"
+QEMU=qemu-system-x86_64
+QEMU_MACHINE=q35
+QEMU_CPU=qemu64
+CONSOLE=ttyS0'
+T=$TEST_DIR/targets
+RAN=$TEST_DIR/ran
+export T RAN
+mkdir -p "$T"
+printf '%s\n' "$GOOD" >"$T/good.conf"
+
+# table NAME TEXT...: $T/NAME.conf, the good table with TEXT's lines
+# after it (from line 10).
+table() {
+	local name=$1
+	shift
+	printf '%s\n' "$GOOD" "$@" >"$T/$name.conf"
+}
+
+# refused NAME PATTERN: loading table NAME is exit 2 and one error line
+# matching PATTERN, and nothing of it ran.
+refused() {
+	TARGET_TABLES=$T expect_exit 2 targets "$1" &&
+		expect_one_line_error "$2" &&
+		expect_eq "$(cat "$TEST_DIR/stdout")" "" "stdout" &&
+		{ [ ! -e "$RAN" ] || fail "the table ran code: $RAN exists"; }
+}
+
+test_expect_success 'every shipped table loads, with every key of its schema' '
+	expect_exit 0 targets &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "arm64
+armv5
+loongarch64
+x86_64" "target tables" &&
+	expect_exit 0 targets --boards &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "arm64
+armv5
+loongarch64
+x86_64" "board tables" &&
+	nt=$(grep -cE "^[A-Z][A-Z0-9_]*(=|$)" "$TOP/configs/targets/SCHEMA") &&
+	nb=$(grep -cE "^[A-Z][A-Z0-9_]*(=|$)" "$TOP/configs/boards/SCHEMA") &&
+	[ "$nt" -ge 20 ] && [ "$nb" -ge 10 ] &&
+	for t in arm64 armv5 loongarch64 x86_64; do
+		expect_exit 0 targets "$t" &&
+		expect_eq "$(wc -l <"$TEST_DIR/stdout")" "$nt" "$t: keys" &&
+		expect_exit 0 targets --boards "$t" &&
+		expect_eq "$(wc -l <"$TEST_DIR/stdout")" "$nb" "board $t: keys" || return 1
+	done
+'
+
+test_expect_success 'defaults apply; a value of the table wins over its default' '
+	TARGET_TABLES=$T expect_exit 0 targets good &&
+	grep -qxF "TOOLCHAINS=\"gcc clang-22 gcc-13 gcc-14 gcc-15 gcc-16\"" "$TEST_DIR/stdout" &&
+	grep -qxF "BASE_CONFIG=tinyconfig" "$TEST_DIR/stdout" &&
+	grep -qxF "FILL=no" "$TEST_DIR/stdout" &&
+	grep -qxF "CROSS_COMPILE=" "$TEST_DIR/stdout" &&
+	grep -qxF "QEMU_MEM=512M" "$TEST_DIR/stdout" &&
+	grep -qxF "TIMEOUT=180" "$TEST_DIR/stdout" &&
+	grep -qxF "KERNEL_ARGS=\"kunit.filter=speed>slow kunit.filter_action=skip\"" "$TEST_DIR/stdout" &&
+	expect_eq "$(targets arm64 TIMEOUT)" 180 "arm64 TIMEOUT (the default)" &&
+	expect_eq "$(targets armv5 TIMEOUT)" 300 "armv5 TIMEOUT (its own)" &&
+	expect_eq "$(targets arm64 FULL_DEFCONFIG)" defconfig "arm64 FULL_DEFCONFIG" &&
+	expect_eq "$(targets loongarch64 TOOLCHAINS)" "clang-22 gcc-14 gcc-15 gcc-16" "loongarch64 TOOLCHAINS" &&
+	expect_eq "$(targets --boards arm64 BOOT_COMMANDS)" nfs "arm64 board BOOT_COMMANDS" &&
+	expect_eq "$(targets --boards armv5 REPEAT) $(targets --boards armv5 BENCH_MINUTES)" "5 20" "armv5 board" &&
+	expect_exit 2 targets x86_64 NO_SUCH_KEY &&
+	expect_one_line_error "NO_SUCH_KEY: no such key"
+'
+
+test_expect_success 'the loader sets the keys as the caller'"'"'s shell variables' '
+	out=$(bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/targets.sh\" &&
+		f() { local ARCH=none; target_load armv5; echo \"\$ARCH\"; }; f; echo \"\${ARCH-unset} \$QEMU_CPU \$DTB\"") &&
+	expect_eq "$out" "arm
+unset arm926 arch/arm/boot/dts/arm/versatile-pb.dtb" "variables"
+'
+
+test_expect_success 'an unknown key: one line, file, line and key' '
+	table unknown "FOO=1" &&
+	refused unknown "targets/unknown.conf:10: FOO: unknown key" &&
+	table llvm "LLVM=-22" &&
+	refused llvm "targets/llvm.conf:10: LLVM: unknown key" &&
+	mkdir -p "$TEST_DIR/boards" && cp "$TOP/configs/boards/x86_64.conf" "$TEST_DIR/boards/" &&
+	echo "ARCH=x86_64" >>"$TEST_DIR/boards/x86_64.conf" &&
+	BOARD_TABLES=$TEST_DIR/boards expect_exit 2 targets --boards x86_64 &&
+	expect_one_line_error "boards/x86_64.conf:[0-9]+: ARCH: unknown key \(the keys are in configs/boards/SCHEMA\)"
+'
+
+test_expect_success 'a missing or empty mandatory key: one line, file and key' '
+	grep -v "^IMAGE=" "$T/good.conf" >"$T/missing.conf" &&
+	refused missing "targets/missing.conf: IMAGE: missing, but mandatory" &&
+	table empty "QEMU_CPU=" &&
+	sed -i "/^QEMU_CPU=qemu64$/d" "$T/empty.conf" &&
+	refused empty "targets/empty.conf:9: QEMU_CPU: empty, but mandatory"
+'
+
+test_expect_success 'syntax errors: one line each, file, line (and key)' '
+	table spaced "TIMEOUT = 120" &&
+	refused spaced "targets/spaced.conf:10: syntax error: .*TIMEOUT = 120" &&
+	table unquoted "KERNEL_ARGS=quiet loglevel=3" &&
+	refused unquoted "targets/unquoted.conf:10: KERNEL_ARGS: bad value" &&
+	table unterminated "KERNEL_ARGS=\"quiet" &&
+	refused unterminated "targets/unterminated.conf:10: KERNEL_ARGS: bad value" &&
+	table single "KERNEL_ARGS='"'"'quiet'"'"'" &&
+	refused single "targets/single.conf:10: KERNEL_ARGS: bad value" &&
+	table exported "export TIMEOUT=120" &&
+	refused exported "targets/exported.conf:10: syntax error" &&
+	table indented "  TIMEOUT=120" &&
+	refused indented "targets/indented.conf:10: syntax error" &&
+	table bare "TIMEOUT" &&
+	refused bare "targets/bare.conf:10: syntax error"
+'
+
+test_expect_success 'a duplicated key: one line, both lines, the key' '
+	table twice "QEMU_MEM=1G" "IMAGE=vmlinux" &&
+	refused twice "targets/twice.conf:11: IMAGE: set twice \(first on line 3\)"
+'
+
+test_expect_success 'a table with code: refused, nothing run, the caller not exited' '
+	table exit0 "exit 0" &&
+	refused exit0 "targets/exit0.conf:10: syntax error: .*exit 0" &&
+	table subst "\$(touch \"$RAN\")" &&
+	refused subst "targets/subst.conf:10: syntax error" &&
+	table value "QEMU_ARGS=\$(touch $RAN)" &&
+	refused value "targets/value.conf:10: QEMU_ARGS: bad value" &&
+	table quoted "QEMU_ARGS=\"\$(touch $RAN)\"" &&
+	refused quoted "targets/quoted.conf:10: QEMU_ARGS: bad value" &&
+	table backquoted "QEMU_ARGS=\"\`touch $RAN\`\"" &&
+	refused backquoted "targets/backquoted.conf:10: QEMU_ARGS: bad value" &&
+	table chained "TIMEOUT=120; touch $RAN" &&
+	refused chained "targets/chained.conf:10: TIMEOUT: bad value" &&
+	table expanded "QEMU_ARGS=\"\${RAN}\"" &&
+	refused expanded "targets/expanded.conf:10: QEMU_ARGS: bad value"
+'
+
+test_expect_success 'the toolchain resolver: a toolchain of TOOLCHAINS only' '
+	expect_exit 0 targets --toolchain "" x86_64 &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "TOOLCHAIN=gcc
+CROSS_COMPILE=
+LLVM=
+TOOLCHAIN_CC=gcc
+TOOLCHAIN_LD=ld" "x86_64 default" &&
+	expect_exit 0 targets --toolchain clang-22 arm64 &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "TOOLCHAIN=clang-22
+CROSS_COMPILE=aarch64-linux-gnu-
+LLVM=-22
+TOOLCHAIN_CC=clang-22
+TOOLCHAIN_LD=ld.lld-22" "arm64 clang-22" &&
+	expect_eq "$(targets --toolchain "" loongarch64 | grep ^LLVM=)" "LLVM=-22" "loongarch64 default" &&
+	expect_exit 2 targets --toolchain gcc loongarch64 &&
+	expect_one_line_error "toolchain .gcc. not in loongarch64.s TOOLCHAINS \(clang-22 gcc-14 gcc-15 gcc-16\)" &&
+	expect_exit 0 targets --toolchain gcc-16 armv5 &&
+	expect_eq "$(grep "^CROSS_COMPILE=\|^TOOLCHAIN_CC=" "$TEST_DIR/stdout")" "CROSS_COMPILE=$TOP/build/toolchain-root/gcc-16/bin/arm-linux-gnueabi-
+TOOLCHAIN_CC=$TOP/build/toolchain-root/gcc-16/bin/arm-linux-gnueabi-gcc" "armv5 gcc-16 (the toolchain root)" &&
+	expect_eq "$(targets --toolchain gcc-14 loongarch64 | grep ^CROSS_COMPILE=)" \
+		"CROSS_COMPILE=$TOP/build/toolchain-root/gcc-14/bin/loongarch64-linux-gnu-" "loongarch64 gcc-14: ARCH.s triple" &&
+	expect_exit 2 targets --toolchain gcc-13 loongarch64 &&
+	expect_one_line_error "toolchain .gcc-13. not in loongarch64.s TOOLCHAINS \(clang-22 gcc-14 gcc-15 gcc-16\)" &&
+	expect_exit 2 targets --toolchain "gcc clang-22" x86_64 &&
+	expect_one_line_error "toolchain .gcc clang-22. not in x86_64.s TOOLCHAINS" &&
+	table icc "TOOLCHAINS=\"gcc icc\"" &&
+	refused icc "targets/icc.conf:10: TOOLCHAINS: .icc. is not a toolchain" &&
+	table dup "TOOLCHAINS=\"gcc clang-22 gcc\"" &&
+	refused dup "targets/dup.conf:10: TOOLCHAINS: .gcc. twice"
+'
+
+# A copy of the shipped tables and one bad table: what iterates over all
+# of them must stop on it.
+test_expect_success 'ci-workflow, lava-jobs and merge-results fail on a bad table' '
+	mkdir "$TEST_DIR/all" && cp "$TOP"/configs/targets/*.conf "$TEST_DIR/all/" &&
+	TARGET_TABLES=$TEST_DIR/all expect_exit 0 ci-workflow --check &&
+	printf "%s\n" "exit 0" >>"$TEST_DIR/all/x86_64.conf" &&
+	TARGET_TABLES=$TEST_DIR/all expect_exit 2 ci-workflow --check &&
+	expect_one_line_error "all/x86_64.conf:[0-9]+: syntax error: .*exit 0" &&
+	TARGET_TABLES=$TEST_DIR/all expect_exit 2 lava-jobs "$TEST_DIR/jobs" &&
+	expect_one_line_error "all/x86_64.conf:[0-9]+: syntax error" &&
+	[ ! -e "$TEST_DIR/jobs" ] &&
+	TARGET_TABLES=$TEST_DIR/all expect_exit 2 lava-jobs --boards "$TEST_DIR/jobs" &&
+	expect_one_line_error "all/x86_64.conf:[0-9]+: syntax error" &&
+	TARGET_TABLES=$TEST_DIR/all expect_exit 2 merge-results "$TOP/tests/suite/fixtures/results/local-6.12.json" &&
+	expect_one_line_error "all/x86_64.conf:[0-9]+: syntax error" &&
+	mkdir "$TEST_DIR/boards-all" && cp "$TOP"/configs/boards/*.conf "$TEST_DIR/boards-all/" &&
+	echo "REPEAT=3" >>"$TEST_DIR/boards-all/armv5.conf" &&
+	echo "REPEAT=4" >>"$TEST_DIR/boards-all/armv5.conf" &&
+	BOARD_TABLES=$TEST_DIR/boards-all expect_exit 2 lava-jobs --boards "$TEST_DIR/jobs" &&
+	expect_one_line_error "boards-all/armv5.conf:[0-9]+: REPEAT: set twice"
+'
+
+test_expect_success 'the schemas: every key documented, no key in both' '
+	for s in targets boards; do
+		awk -v f="$s/SCHEMA" "/^[A-Z][A-Z0-9_]*(=|\$)/ && prev !~ /^#/ { print f \": undocumented: \" \$0; bad = 1 }
+			{ prev = \$0 } END { exit bad }" "$TOP/configs/$s/SCHEMA" || return 1
+	done &&
+	targets x86_64 | cut -d= -f1 | sort >"$TEST_DIR/target-keys" &&
+	targets --boards x86_64 | cut -d= -f1 | sort >"$TEST_DIR/board-keys" &&
+	expect_eq "$(comm -12 "$TEST_DIR/target-keys" "$TEST_DIR/board-keys")" "" "keys in both schemas"
+'
+
+test_done

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
+# The report the main job writes: results.json and report.md from the
+# apply stage, on a conflicting tree too.
+# shellcheck source=tests/suite/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
+# shellcheck source=tests/suite/patches.sh
+. "$(dirname "$0")/patches.sh"
+
+r=$TEST_DIR/report
+export r
+
+# as_stage FILE NAME KIND: FILE made a stage record, as the pipeline does.
+as_stage() {
+	: >"$TEST_DIR/inputs"
+	bash -c '. "$1/lib/common.sh"; . "$1/lib/results.sh"; stage_wrap "$2" "$3" "$4" series 0 1 "$5"' \
+		_ "$SCRIPTS" "$1" "$2" "$3" "$TEST_DIR/inputs"
+}
+export -f as_stage
+
+test_expect_success 'report from an apply on 6.12: status table and results.json' '
+	t=$(copy_tree 6.12 linux) && mkdir -p "$r/stages" &&
+	apply --json "$r/stages/apply.json" "$t" >/dev/null &&
+	as_stage "$r/stages/apply.json" apply series &&
+	report "$r" &&
+	expect_eq "$(jq -r ".stages.apply.base" "$r/results.json")" 6.12 base &&
+	expect_eq "$(jq -r ".base + \" \" + .version" "$r/results.json")" "6.12 6.12.117" "results.json top" &&
+	expect_eq "$(jq ".stages.apply.patches | length" "$r/results.json")" 6 patches &&
+	grep -q "^| $P3 | already present | in 6.12.y by a stable backport" "$r/report.md" &&
+	grep -qx "| $P5 | applied |  |" "$r/report.md" &&
+	grep -q "^Result: \*\*applied\*\*, 6 file(s) changed" "$r/report.md"
+'
+
+test_expect_success 'a conflict shows in the report with its failing hunk' '
+	t=$(copy_tree 6.12 conflict) && rm -rf "$r" && mkdir -p "$r/stages" &&
+	f=$t/arch/loongarch/include/asm/syscall.h && detach "$f" &&
+	sed -i "s/5 \* sizeof(long)/5 * sizeof(unsigned long)/" "$f" &&
+	! apply --json "$r/stages/apply.json" "$t" >/dev/null &&
+	as_stage "$r/stages/apply.json" apply series &&
+	report "$r" &&
+	expect_eq "$(jq -r ".stages.apply.result" "$r/results.json")" refused result &&
+	grep -qx "| $P5 | conflict |  |" "$r/report.md" &&
+	grep -qx "### $P5: failing hunks" "$r/report.md"
+'
+
+test_expect_success 'no stage results, no stages directory: one-line errors' '
+	mkdir -p "$TEST_DIR/empty/stages" &&
+	expect_exit 2 report "$TEST_DIR/empty" &&
+	expect_one_line_error "no stage results" &&
+	expect_exit 2 report "$TEST_DIR/nowhere" &&
+	expect_one_line_error "nowhere/stages: no such directory"
+'
+
+test_expect_success 'a truncated, an empty or a record-less stage file: one line naming it, nothing rewritten' '
+	rm -rf "$r" && mkdir -p "$r/stages" && t=$(copy_tree 6.12 again) &&
+	apply --dry-run --json "$r/stages/apply.json" "$t" >/dev/null && as_stage "$r/stages/apply.json" apply series &&
+	report "$r" && cp "$r/results.json" "$TEST_DIR/before.json" &&
+	head -c 100 "$r/stages/apply.json" >"$r/stages/cut.json" &&
+	expect_exit 2 report "$r" && expect_one_line_error "cut.json: not JSON" &&
+	: >"$r/stages/cut.json" &&
+	expect_exit 2 report "$r" && expect_one_line_error "cut.json: empty" &&
+	echo "{\"result\": \"pass\"}" >"$r/stages/cut.json" &&
+	expect_exit 2 report "$r" && expect_one_line_error "cut.json: no .stage record" &&
+	cmp "$r/results.json" "$TEST_DIR/before.json" &&
+	! ls -a "$r" | grep -q "^\.report\."
+'
+
+test_expect_success 'results.json as a symlink out of the report directory: refused, its target untouched' '
+	rm -f "$r/stages/cut.json" && echo outside >"$TEST_DIR/outside" &&
+	rm -f "$r/results.json" && ln -s "$TEST_DIR/outside" "$r/results.json" &&
+	expect_exit 3 report "$r" && expect_one_line_error "results.json: a symlink" &&
+	expect_eq "$(cat "$TEST_DIR/outside")" outside "the symlink target"
+'
+
+test_done

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
+# --kernel BASE|PATH of scripts/evidence/unaligned/unaligned-variants and
+# scripts/evidence/unaligned/objects-armv5: the default is the default line
+# of configs/bases, a path is the line its tree belongs to, and a
+# line without the forms to compare (6.1: no tools/include/vdso/unaligned.h,
+# no include/vdso/unaligned.h) is a one-line error.
+# shellcheck source=tests/suite/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
+
+# shellcheck source=scripts/lib/common.sh
+. "$SCRIPTS/lib/common.sh"
+# shellcheck source=scripts/lib/series.sh
+. "$SCRIPTS/lib/series.sh"
+
+# The default kernel, its line (the variants' linux-LINE) and its tree.
+k=$(base_default)
+l=$(kernel_line "$k")
+export k l
+
+test_expect_success "unaligned-variants: the default and --kernel PATH of the $k tree make the same forms" '
+	tree=$(kernel_tree "$k") &&
+	unaligned-variants "$TEST_DIR/default" 2>"$TEST_DIR/default.log" &&
+	unaligned-variants --kernel "$tree" "$TEST_DIR/path" 2>"$TEST_DIR/path.log" &&
+	for d in default path; do
+		expect_eq "$(cat "$TEST_DIR/$d/rework.cflags")" "-I$TEST_DIR/$d/linux-$l/tools/include" "$d: rework.cflags" &&
+		cmp "$TOP/overlay/tools/include/vdso/unaligned.h" "$TEST_DIR/$d/linux-$l/tools/include/vdso/unaligned.h" || return 1
+	done &&
+	for f in packed/vdso/unaligned.h memcpy/vdso/unaligned.h memcpy/linux/compiler_types.h; do
+		cmp "$TEST_DIR/default/$f" "$TEST_DIR/path/$f" || fail "$f differs"
+	done &&
+	# The packed form: the tree'"'"'s own header when it ships one, else
+	# the pre-7.0 one (blob ff0c06b6513e) patches/repro/ rebuilds.
+	if [ "$(git hash-object --no-filters "$tree/tools/include/vdso/unaligned.h")" = 9076483c9fbbd0a9d0735683b82b3bdf91ad5fb5 ]; then
+		expect_eq "$(git hash-object --no-filters "$TEST_DIR/default/packed/vdso/unaligned.h")" \
+			ff0c06b6513eff61046f9fcf40111c9a8baf176b "packed form"
+	else
+		cmp "$tree/tools/include/vdso/unaligned.h" "$TEST_DIR/default/packed/vdso/unaligned.h"
+	fi &&
+	expect_eq "$(git hash-object --no-filters "$TEST_DIR/default/memcpy/vdso/unaligned.h")" \
+		9076483c9fbbd0a9d0735683b82b3bdf91ad5fb5 "memcpy form" &&
+	grep -q "^+ patch -d $TEST_DIR/default/.overlay/unpatched -p1 --fuzz=0 --reverse -i $TOP/patches/mainline/0002-tools-headers-sync-unaligned.patch$" "$TEST_DIR/default.log"
+'
+
+test_expect_success 'unaligned-variants: 6.1 has no packed form to take, a bad --kernel is get-kernel.s error' '
+	expect_exit 2 unaligned-variants --kernel 6.1 "$TEST_DIR/v61" &&
+	expect_one_line_error "linux-6\.1: no tools/include/vdso/unaligned\.h \(the packed form\)$" &&
+	test ! -e "$TEST_DIR/v61/linux-6.1" &&
+	expect_exit 2 unaligned-variants --kernel nosuchline "$TEST_DIR/vbad" &&
+	expect_one_line_error "unknown kernel .nosuchline." &&
+	expect_exit 2 unaligned-variants --kernel &&
+	expect_one_line_error "--kernel needs a value"
+'
+
+test_expect_success 'objects-armv5: 6.1 has no include/vdso/unaligned.h, one-line error' '
+	expect_exit 2 objects-armv5 --kernel 6.1 "$TEST_DIR/o61" &&
+	expect_one_line_error "linux-6\.1: no include/vdso/unaligned\.h$" &&
+	test ! -e "$TEST_DIR/o61/src" &&
+	expect_exit 2 objects-armv5 --kernel "$TEST_DIR/o61" &&
+	expect_one_line_error "need OUT" &&
+	objects-armv5 --help | grep -q "^--kernel NAME|PATH "
+'
+
+test_done

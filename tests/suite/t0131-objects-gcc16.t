@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
+# The real-object comparison of t0130 with GCC 16.2, the compiler the
+# ARMv5 regression was reported with (the toolchain root's, which make
+# deps makes), on the report's objects: crypto/crc32c.o, whose
+# chksum_digest() calls memcpy() with the 7.0 form, and the i.MX25 board's
+# NAND driver.  Builds go to build/objects-gcc-16/ and are reused.
+# shellcheck source=tests/suite/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
+
+if [ -x "$TOP/build/toolchain-root/gcc-16/bin/arm-linux-gnueabi-gcc" ]; then
+	test_set_prereq TOOLROOT_GCC16
+else
+	test_lack_prereq TOOLROOT_GCC16 "no gcc-16 for armel in build/toolchain-root (scripts/toolchain-root)"
+fi
+
+test_expect_success TOOLROOT_GCC16 'GCC 16.2: the rework is the packed form in each object; the memcpy() form adds calls, chksum_digest() among them' '
+	objects-armv5 --toolchain gcc-16 --objects "crypto/crc32c.o drivers/mtd/nand/raw/nand_base.o" \
+		--json "$TEST_DIR/objects.json" "$TOP/build/objects-gcc-16" >"$TEST_DIR/tap" 2>"$TEST_DIR/log" ||
+		{ cat "$TEST_DIR/tap"; tail -20 "$TEST_DIR/log"; return 1; }
+	cat "$TEST_DIR/tap"
+	! grep -q "^not ok" "$TEST_DIR/tap" &&
+	grep -q "^ok [0-9]* - crypto/crc32c.o: rework .text identical to the packed form.s" "$TEST_DIR/tap" &&
+	grep -q "^ok [0-9]* - crypto/crc32c: chksum_digest() calls memcpy() with the memcpy() form" "$TEST_DIR/tap" &&
+	grep -q "^ok [0-9]* - the memcpy() form has the regression: [1-9][0-9]* objects gain calls" "$TEST_DIR/tap" &&
+	jq -e ".compiler | test(\"gcc-16 .* 16\\\\.2\")" "$TEST_DIR/objects.json" >/dev/null ||
+		fail "compiler in the JSON: $(jq -r .compiler "$TEST_DIR/objects.json")"
+'
+
+test_done

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
+# One target on 6.12 with the 6.12 series, the stable backport: x86_64.
+# The other targets of 6.12 are opt-in (make KERNEL=6.12), to keep a cold
+# 'make test' within its budget.
+# shellcheck source=tests/suite/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
+# shellcheck source=tests/suite/boot.sh
+. "$(dirname "$0")/boot.sh"
+
+boot_tests 6.12 x86_64
+
+test_done

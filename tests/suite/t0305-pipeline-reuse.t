@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
+# scripts/pipeline reuses a stage whose inputs did not change, and runs
+# again exactly the stages a changed patch reaches.  On the 7.3 tree, one
+# target (x86_64: its build is shared with t0300) and four evidence tables:
+# after a first run, a second reuses every stage; with 0005 (LoongArch)
+# changed, only the apply and the LoongArch harness run again: the x86_64
+# build, its boot and the x86 and arm64 harnesses are reused.
+# shellcheck source=tests/suite/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
+
+evidence=$TEST_DIR/evidence
+mkdir -p "$evidence"
+for t in SCHEMA usercopy-x86.conf clear-user-arm64.conf layout-arm64.conf syscall-args-loongarch.conf; do
+	cp "$TOP/configs/evidence/$t" "$evidence/"
+done
+report=$TEST_DIR/report
+# 0005 with its assignments in another order: the same change, another
+# patch.
+changed=$TEST_DIR/patches
+cp -r "$TOP/patches" "$changed"
+p5=$changed/mainline/0005-loongarch-syscall-args-no-memcpy.patch
+awk '/^\+\targs\[1\] = / { print "+\targs[5] = regs->regs[9];" } !/^\+\targs\[5\] = / { print }' \
+	"$TOP/patches/mainline/0005-loongarch-syscall-args-no-memcpy.patch" >"$p5"
+export evidence report changed
+
+# pipeline ARGS...: one run on 7.3, x86_64 (not as shipped), the four tables.
+pipeline_run() {
+	EVIDENCE_TABLES=$evidence "$SCRIPTS/pipeline" --kernel 7.3 --targets x86_64 --no-shipped --report "$report" "$@"
+}
+# ran / reused: the stages of the last run that ran / were reused, sorted,
+# from results.json.
+ran() { jq -r '[.stages[] | select(.stage.reused == false and .result != "n/a") | .stage.name] | sort | join(" ")' "$report/results.json"; }
+reused() { jq -r '[.stages[] | select(.stage.reused) | .stage.name] | sort | join(" ")' "$report/results.json"; }
+export -f pipeline_run ran reused
+
+test_expect_success 'the changed 0005 is another patch of the same change' '
+	! cmp -s "$p5" "$TOP/patches/mainline/0005-loongarch-syscall-args-no-memcpy.patch" &&
+	expect_eq "$(grep -c "^+	args\[" "$p5")" 5 "assignments"
+'
+
+test_expect_success 'a first run: every stage runs (or is n/a: no arm64 build)' '
+	pipeline_run --rerun >"$TEST_DIR/run1.log" 2>&1 || { tail -20 "$TEST_DIR/run1.log"; fail "first run"; } &&
+	expect_eq "$(ran)" "apply boot-x86_64 build-x86_64 clear-user-arm64 init-x86_64 initramfs-x86_64 syscall-args-loongarch usercopy-x86" ran &&
+	expect_eq "$(jq -r ".stages[\"layout-arm64\"].result" "$report/results.json")" n/a layout-arm64
+'
+
+test_expect_success 'a second run with nothing changed reuses every stage and says so' '
+	pipeline_run >"$TEST_DIR/run2.log" 2>&1 || { tail -20 "$TEST_DIR/run2.log"; fail "second run"; } &&
+	expect_eq "$(ran)" "" ran &&
+	expect_eq "$(reused)" "apply boot-x86_64 build-x86_64 clear-user-arm64 init-x86_64 initramfs-x86_64 syscall-args-loongarch usercopy-x86" reused &&
+	grep -q "pipeline: build-x86_64 (reused: inputs unchanged)" "$TEST_DIR/run2.log" &&
+	grep -q "^pipeline: stages run: 0; reused: 8 " "$TEST_DIR/run2.log"
+'
+
+test_expect_success 'with 0005 changed: the apply and the LoongArch harness run, nothing else' '
+	PATCHES_DIR=$changed pipeline_run >"$TEST_DIR/run3.log" 2>&1 || { tail -20 "$TEST_DIR/run3.log"; fail "third run"; } &&
+	expect_eq "$(ran)" "apply syscall-args-loongarch" ran &&
+	expect_eq "$(reused)" "boot-x86_64 build-x86_64 clear-user-arm64 init-x86_64 initramfs-x86_64 usercopy-x86" reused &&
+	grep -q "^+	args\[5\] = regs->regs\[9\];$" "$(jq -r .tree "$report/results.json")/.overlay-applied/0005-loongarch-syscall-args-no-memcpy.patch"
+'
+
+test_expect_success 'back to the project series: the apply and the harness again, the build still reused' '
+	pipeline_run >"$TEST_DIR/run4.log" 2>&1 || { tail -20 "$TEST_DIR/run4.log"; fail "fourth run"; } &&
+	expect_eq "$(ran)" "apply syscall-args-loongarch" ran &&
+	jq -e ".stages[\"build-x86_64\"].stage.reused" "$report/results.json" >/dev/null
+'
+
+test_expect_success 'an interrupted run leaves the last report as the cache: the next run reuses it' '
+	mkdir -p "$report.prev" && cp -a "$report/." "$report.prev/" && rm -rf "$report" &&
+	pipeline_run >"$TEST_DIR/run5.log" 2>&1 &&
+	expect_eq "$(ran)" "" ran &&
+	test ! -e "$report.prev"
+'
+
+test_done

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
+# The boot harness fails when it should, on the 6.12 x86_64 kernel: a
+# guest that panics, one that hangs (timeout; QEMU reaped), one whose KTAP
+# has a failing subtest, and a build whose fragment symbol was dropped.
+# shellcheck source=tests/suite/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
+# shellcheck source=tests/suite/boot.sh
+. "$(dirname "$0")/boot.sh"
+
+obj=$(build_target 6.12 x86_64)
+initrd=$TEST_DIR/init-x86_64/initramfs.cpio
+export obj initrd
+
+# qemu_left: QEMU processes started from this test's boots, if any.
+qemu_left() { pgrep -f "qemu-system-x86_64 .*$TEST_DIR" || true; }
+export -f qemu_left
+
+test_expect_success 'the kernel and initramfs for these cases are built' '
+	test -f "$obj/arch/x86/boot/bzImage" && test -f "$initrd"
+'
+
+test_expect_success 'a guest init that reports a failing subtest: FAIL, exit 1' '
+	expect_exit 1 boot --target x86_64 --obj "$obj" --initrd "$initrd" --out "$TEST_DIR/fail" \
+		--json "$TEST_DIR/fail.json" --append "-- --inject-overrun" &&
+	expect_eq "$(jq -r .status "$TEST_DIR/fail.json")" FAIL status &&
+	jq -e ".counts.failed >= 1" "$TEST_DIR/fail.json" &&
+	grep -q "^x86_64: FAIL" "$TEST_DIR/stdout"
+'
+
+test_expect_success 'a guest that panics (no init to run): ERROR with the panic line' '
+	expect_exit 1 boot --target x86_64 --obj "$obj" --initrd "$initrd" --out "$TEST_DIR/panic" \
+		--json "$TEST_DIR/panic.json" --append "rdinit=/no-such-init" &&
+	expect_eq "$(jq -r .status "$TEST_DIR/panic.json")" ERROR status &&
+	expect_eq "$(jq -r .ended_by "$TEST_DIR/panic.json")" panic "ended by" &&
+	jq -r .crash "$TEST_DIR/panic.json" | grep -q "Kernel panic"
+'
+
+test_expect_success 'a guest that hangs: MISS after the timeout, retried once, QEMU reaped' '
+	expect_exit 1 boot --target x86_64 --obj "$obj" --initrd "$initrd" --out "$TEST_DIR/hang" \
+		--json "$TEST_DIR/hang.json" --timeout 30 --append "-- --hang" &&
+	grep -q "hanging on purpose" "$TEST_DIR/hang/console-2.log" &&
+	expect_eq "$(jq -r .status "$TEST_DIR/hang.json")" MISS status &&
+	expect_eq "$(jq -r .ended_by "$TEST_DIR/hang.json")" timeout "ended by" &&
+	expect_eq "$(jq -r .attempts "$TEST_DIR/hang.json")" 2 attempts &&
+	expect_eq "$(qemu_left)" "" "QEMU processes left"
+'
+
+test_expect_success 'a fragment symbol dropped by olddefconfig: the build fails before compiling' '
+	printf "CONFIG_ARM64_BTI_KERNEL=y\n" >"$TEST_DIR/dropped.config" &&
+	expect_exit 1 build-kernel --target x86_64 --fragment "$TEST_DIR/dropped.config" "$(work-tree 6.12 2>/dev/null)" &&
+	grep -qxF "build-kernel: fragment symbol not in the final .config: CONFIG_ARM64_BTI_KERNEL=y (got: absent)" \
+		"$TEST_DIR/stderr" &&
+	tail -1 "$TEST_DIR/stderr" | grep -q "^build-kernel: error: x86_64: 1 fragment symbol(s) dropped by the configuration"
+'
+
+test_done

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
+# The generated LAVA QEMU jobs run to completion on LAVA's own dispatcher
+# (lava-run from Debian's lava-dispatcher, unpacked by scripts/deps) for
+# the four targets on 7.3 (the default line, whose builds t0300 made), and scripts/engines/lava-results judges the runs as
+# scripts/stages/boot judges a local boot: same parser, same counts.  A guest
+# whose checks fail and a job whose artifact is missing must not pass.
+# The kernels are the boot tests' (incremental and ccache'd).
+# shellcheck source=tests/suite/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
+
+# shellcheck disable=SC2034 # read by the test bodies
+L=$TEST_DIR/lava
+
+test_expect_success 'the jobs of all four targets pass on the local dispatcher' '
+	expect_exit 0 lava-local --out "$L" --kernel 7.3 --targets "x86_64 arm64 armv5 loongarch64" ||
+		{ cat "$L/matrix.md"; return 1; }
+	grep -q "^+ .*lava-run --job-id .*7.3-x86_64.yaml$" "$TEST_DIR/stderr" || fail "no lava-run command line"
+	for t in x86_64 arm64 armv5 loongarch64; do
+		r=$L/7.3-$t/results.json
+		expect_eq "$(jq -r ".stages[\"boot-$t\"].status" "$r")" PASS "$t status"
+		expect_eq "$(jq -r ".stages[\"boot-$t\"].lava_job_result" "$r")" pass "$t LAVA job"
+		jq -r .stages.apply.version "$r" | grep -q "^7\.3\.[0-9]*$" ||
+			fail "$t: kernel version $(jq -r .stages.apply.version "$r")"
+		jq -e ".stages[\"boot-$t\"].counts | .passed >= 11 and .failed == 0" "$r" >/dev/null ||
+			fail "$t: counts $(jq -c ".stages[\"boot-$t\"].counts" "$r")"
+		grep -q "^KTAP version 1" "$L/7.3-$t/console.log" || fail "$t: no KTAP header line in console.log"
+	done
+	grep -q "^cells: 4 PASS$" "$L/matrix.md" || fail "matrix: $(tail -1 "$L/matrix.md")"
+	grep -q "^| 7.3 | 7.3.[0-9]* | loongarch64 | clang-22.[0-9.]* | PASS " "$L/matrix.md" ||
+		fail "matrix: $(grep loongarch64 "$L/matrix.md")"
+'
+
+test_expect_success 'the dispatcher ran the tables: QEMU machine, cpu, dtb, no KVM' '
+	grep -q "Boot command: /usr/bin/qemu-system-arm -cpu arm926 -machine versatilepb .*-dtb " \
+		"$L/7.3-armv5/lava.log" &&
+	grep -q "Boot command: /usr/bin/qemu-system-aarch64 -cpu max -machine virt " "$L/7.3-arm64/lava.log" &&
+	grep -q "Boot command: /usr/bin/qemu-system-x86_64 .* -machine q35 -cpu qemu64 " "$L/7.3-x86_64/lava.log" &&
+	grep -q "Boot command: /usr/bin/qemu-system-loongarch64 .* -machine virt -cpu la464 " "$L/7.3-loongarch64/lava.log" &&
+	! grep -q "enable-kvm" "$L"/*/lava.log
+'
+
+test_expect_success 'LAVA and scripts/stages/boot agree on the same x86_64 artifacts' '
+	a=$L/artifacts/7.3/x86_64 && mkdir -p "$TEST_DIR/obj/arch/x86/boot" &&
+	cp "$a/bzImage" "$TEST_DIR/obj/arch/x86/boot/" &&
+	expect_exit 0 boot --target x86_64 --obj "$TEST_DIR/obj" --initrd "$a/initramfs.cpio" \
+		--expect guest_init --out "$TEST_DIR/boot" --json "$TEST_DIR/boot.json" &&
+	expect_eq "$(jq -c ".stages[\"boot-x86_64\"].counts" "$L/7.3-x86_64/results.json")" \
+		"$(jq -c .counts "$TEST_DIR/boot.json")" counts
+'
+
+test_expect_success 'a guest whose checks fail is FAIL, a missing artifact is MISS, a foreign job fails' '
+	j=$TEST_DIR/jobs && mkdir -p "$j" &&
+	sed "s/kunit.filter_action=skip/& -- --inject-overrun/" "$L/jobs/7.3-x86_64.yaml" >"$j/7.3-x86_64-overrun.yaml" &&
+	sed "s#/initramfs.cpio\$#/no-such.cpio#" "$L/jobs/7.3-armv5.yaml" >"$j/7.3-armv5-no-ramdisk.yaml" &&
+	sed "/kernel-overlay\./d" "$L/jobs/7.3-x86_64.yaml" >"$j/7.3-x86_64-no-metadata.yaml" &&
+	expect_exit 1 lava-local --out "$TEST_DIR/neg" --job "$j/7.3-x86_64-overrun.yaml" "$j/7.3-armv5-no-ramdisk.yaml" \
+		"$j/7.3-x86_64-no-metadata.yaml" &&
+	grep -q "no-metadata.yaml: no kernel-overlay.base/target metadata" "$TEST_DIR/stderr" &&
+	grep -q "^x86_64: FAIL (LAVA job pass" "$TEST_DIR/stdout" &&
+	grep -q "FAIL guest_init.copy_user_pipe" "$TEST_DIR/stderr" &&
+	grep -q "^armv5: MISS (LAVA job fail" "$TEST_DIR/stdout" &&
+	grep -q "LAVA: .*no-such.cpio.* does not exist" "$TEST_DIR/stderr" &&
+	grep -q "^cells: 1 FAIL, 1 MISS$" "$TEST_DIR/neg/matrix.md"
+'
+
+test_expect_success 'bad input: one-line errors' '
+	expect_exit 2 lava-local --out "$TEST_DIR/bad" --kernel 5.4 &&
+	expect_one_line_error "unknown base .5\.4." &&
+	expect_exit 2 lava-local --out "$TEST_DIR/bad" --targets "x86_64 sparc" &&
+	expect_one_line_error "unknown target .sparc." &&
+	[ ! -e "$TEST_DIR/bad" ] &&
+	sed "/kernel-overlay\./d" "$L/jobs/7.3-x86_64.yaml" >"$TEST_DIR/no-meta.yaml" &&
+	expect_exit 2 lava-results --job "$TEST_DIR/no-meta.yaml" "$L/7.3-x86_64/lava.log" &&
+	expect_one_line_error "no kernel-overlay.base/target metadata" &&
+	expect_exit 2 lava-results --job "$L/jobs/7.3-x86_64.yaml" "$L/7.3-x86_64/console.log" &&
+	expect_one_line_error "console.log: no LAVA log records"
+'
+
+test_done

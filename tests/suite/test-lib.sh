@@ -1,0 +1,383 @@
+# shellcheck shell=bash
+# TAP for the shell tests, after git's t/test-lib.sh: each test is a
+# description and a body evaluated with 'set -e' in a subshell; the plan is
+# printed at the end.  Source it first thing in a test file.
+
+set -u
+# The tests parse the messages of the scripts and of the tools they run.
+export LC_ALL=C
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SCRIPTS=$TOP/scripts
+TEST_NAME=$(basename "$0" .t)
+# Under build/, on the file system of the pristine trees, so that
+# copy_tree can hard-link.
+TEST_DIR=$TOP/build/tests/$TEST_NAME
+# Every command of the project by name: scripts/ and its subfolders (the
+# library, scripts/lib, holds no commands).
+_test_path=$SCRIPTS
+for _d in "$SCRIPTS"/*/ "$SCRIPTS"/evidence/*/; do
+	case $_d in */lib/ | */evidence/) continue ;; esac
+	_test_path+=:${_d%/}
+done
+export PATH="$_test_path:$PATH" TOP SCRIPTS TEST_DIR
+
+_test_n=0
+_test_failed=0
+
+_test_cleanup() {
+	# A test may have made directories read-only: give the write bits back
+	# (on directories only: files may be hard links into a pristine tree).
+	if [ -d "$TEST_DIR" ]; then
+		find "$TEST_DIR" -type d ! -perm -u+w -exec chmod u+w {} + 2>/dev/null
+		rm -rf "$TEST_DIR"
+	fi
+}
+_test_cleanup
+mkdir -p "$TEST_DIR"
+trap _test_cleanup EXIT
+
+# --- prerequisites, after git's test-lib ------------------------------------
+
+# A test may need what another test (or 'make') made, a kernel build say:
+# it names the prerequisite, which a check earlier in the file sets.  A
+# missing one makes the test a "# SKIP" with the reason; under 'make test',
+# whose TEST_REQUIRED_PREREQS names the prerequisites it is meant to make
+# (patterns: KBUILD_* is every build), a missing one fails it instead.
+declare -A _test_prereq=() _test_prereq_why=()
+
+# test_set_prereq NAME / test_lack_prereq NAME WHY
+test_set_prereq() { _test_prereq[$1]=1; }
+test_lack_prereq() { unset "_test_prereq[$1]"; _test_prereq_why[$1]=$2; }
+# test_have_prereq NAME[,NAME...]
+test_have_prereq() {
+	local p
+	for p in ${1//,/ }; do [ -n "${_test_prereq[$p]:-}" ] || return 1; done
+}
+# _test_required NAME: NAME matches a pattern of TEST_REQUIRED_PREREQS.
+_test_required() {
+	local pat
+	for pat in ${TEST_REQUIRED_PREREQS:-}; do
+		# shellcheck disable=SC2053 # a glob, on purpose
+		[[ $1 == $pat ]] && return 0
+	done
+	return 1
+}
+
+# test_expect_success [PREREQ[,PREREQ...]] DESCRIPTION BODY
+test_expect_success() {
+	local prereqs=''
+	if [ $# -eq 3 ]; then prereqs=$1; shift; fi
+	_test_n=$((_test_n + 1))
+	local out=$TEST_DIR/.out.$_test_n rc=0 p
+	for p in ${prereqs//,/ }; do
+		[ -z "${_test_prereq[$p]:-}" ] || continue
+		if _test_required "$p"; then
+			_test_failed=$((_test_failed + 1))
+			echo "not ok $_test_n - $1"
+			echo "#   missing prerequisite $p, which 'make test' makes: ${_test_prereq_why[$p]:-not checked}"
+		else
+			echo "ok $_test_n - $1 # SKIP missing $p: ${_test_prereq_why[$p]:-not checked}"
+		fi
+		return 0
+	done
+	# Every fail() of the body marks the test failed, wherever it ran: bash
+	# ignores set -e inside a loop or function that an "&&" chain, "if" or
+	# "!" tests, so a failed check there would otherwise go unnoticed
+	# unless it happened to be the last one.
+	_test_failmark=$TEST_DIR/.failed.$_test_n
+	rm -f "$_test_failmark"
+	export _test_failmark
+	(
+		set -e
+		eval "$2"
+	) >"$out" 2>&1
+	rc=$?
+	[ ! -e "$_test_failmark" ] || [ $rc -ne 0 ] || rc=1
+	if [ $rc -eq 0 ]; then
+		echo "ok $_test_n - $1"
+	else
+		_test_failed=$((_test_failed + 1))
+		echo "not ok $_test_n - $1"
+		sed 's/^/#   /' "$out"
+		# prove shows a test's stderr even without -v: the end of the
+		# failed body's output, so that a CI log says what failed.
+		{
+			echo "$TEST_NAME: not ok $_test_n - $1 (the last 40 lines of its output):"
+			tail -n 40 "$out" | sed 's/^/#   /'
+		} >&2
+	fi
+}
+
+# test_skip DESCRIPTION REASON: for a tool this machine lacks (a kernel
+# build another test makes is a prerequisite instead).
+test_skip() {
+	_test_n=$((_test_n + 1))
+	echo "ok $_test_n - $1 # SKIP $2"
+}
+
+test_done() {
+	echo "1..$_test_n"
+	[ "$_test_failed" -eq 0 ]
+	exit
+}
+
+note() { printf '# %s\n' "$*"; }
+
+# --- hostile file systems ------------------------------------------------
+
+# in_small_fs OPTIONS BODY: BODY (a string) in a private mount namespace
+# with a tmpfs of OPTIONS (size=, nr_inodes=) on $TEST_DIR/m: a full disk
+# or no inodes for one command, nothing mounted for the rest of the
+# machine.  BODY's exit code is returned.
+in_small_fs() {
+	mkdir -p "$TEST_DIR/m"
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	unshare -m bash -c 'set -e; mount -t tmpfs -o "$1" tmpfs "$TEST_DIR/m"; eval "$2"' _ "$1" "$2"
+}
+
+# fill_fs DIR: fill the file system of DIR (one file, $DIR/.fill).
+fill_fs() { dd if=/dev/zero of="$1/.fill" bs=4k status=none 2>/dev/null || true; }
+
+# stray_files DIR: temporary files an output left behind (out_write's
+# .NAME.tmp.*, out_dir_begin's .NAME.new.*, out_dir_commit's .NAME.old.*).
+stray_files() { find "$1" -name '.*.tmp.*' -o -name '.*.new.*' -o -name '.*.old.*' 2>/dev/null; }
+export -f in_small_fs fill_fs stray_files
+
+# --- assertions for test bodies -----------------------------------------
+
+# fail MESSAGE: the check failed; the test fails even if the caller goes on.
+fail() {
+	printf 'FAIL: %s\n' "$*" >&2
+	[ -z "${_test_failmark:-}" ] || : >>"$_test_failmark"
+	return 1
+}
+
+# expect_eq GOT WANT [WHAT]
+expect_eq() {
+	[ "$1" = "$2" ] || fail "${3:-value}: got '$1', want '$2'"
+}
+
+# expect_exit CODE CMD...: run CMD, keep stdout/stderr in $TEST_DIR/stdout
+# and $TEST_DIR/stderr, and check its exit code.
+expect_exit() {
+	local want=$1 got=0
+	shift
+	"$@" >"$TEST_DIR/stdout" 2>"$TEST_DIR/stderr" || got=$?
+	cat "$TEST_DIR/stdout" "$TEST_DIR/stderr"
+	[ "$got" -eq "$want" ] || fail "exit code of $*: got $got, want $want"
+}
+
+# expect_one_line_error PATTERN: stderr of the last expect_exit is exactly
+# one line, an error matching PATTERN (extended regex).
+expect_one_line_error() {
+	local n
+	n=$(wc -l <"$TEST_DIR/stderr")
+	[ "$n" -eq 1 ] || fail "stderr has $n lines, want 1"
+	grep -Eq "^[a-z0-9-]+: error: .*$1" "$TEST_DIR/stderr" ||
+		fail "stderr '$(cat "$TEST_DIR/stderr")' does not match '$1'"
+}
+
+# expect_one_line_error_in FILE PATTERN: FILE (a command's stderr) is
+# exactly one line, an error matching PATTERN.
+expect_one_line_error_in() {
+	[ "$(wc -l <"$1")" -eq 1 ] || fail "$1 has $(wc -l <"$1") lines, want 1: $(cat "$1")"
+	grep -Eq "^[a-z0-9-]+: error: .*$2" "$1" || fail "'$(cat "$1")' does not match '$2'"
+}
+
+# expect_last_error PATTERN: stderr of the last expect_exit has exactly one
+# error line, the last one, matching PATTERN (progress lines and the
+# commands run may come before it).
+expect_last_error() {
+	expect_eq "$(grep -c ': error: ' "$TEST_DIR/stderr")" 1 "error lines" || return 1
+	tail -n 1 "$TEST_DIR/stderr" | grep -Eq "^[a-z0-9-]+: error: .*$1" ||
+		fail "last stderr line '$(tail -n 1 "$TEST_DIR/stderr")' does not match '$1'"
+}
+
+# expect_arg_errors CMD ARG NONE [TWO]: CMD --help starts with its usage
+# line, naming CMD by its path; CMD without an argument, with an unknown
+# option (before ARG) and, given TWO, with two arguments exits 2 with a
+# one-line error matching NONE, "unknown option" and TWO.
+expect_arg_errors() {
+	local cmd=$1 arg=$2 none=$3 two=${4:-} path
+	path=$(command -v "$cmd") || { fail "$cmd: no such command"; return 1; }
+	"$cmd" --help | head -n 1 | grep -q "^Usage: ${path#"$TOP"/} " ||
+		{ fail "$cmd --help: no usage line naming ${path#"$TOP"/}"; return 1; }
+	{ expect_exit 2 "$cmd" && expect_one_line_error "$none"; } || return 1
+	if [ -n "$two" ]; then
+		{ expect_exit 2 "$cmd" a b && expect_one_line_error "$two"; } || return 1
+	fi
+	expect_exit 2 "$cmd" --frob "$arg" && expect_one_line_error "unknown option"
+}
+
+# kbuild_prereq VER TARGET: the prerequisite KBUILD_<VER>_<TARGET> (dots
+# made underscores), and KBUILD_DIR its O= directory, when a finished build
+# of TARGET (its default toolchain) from VER's working tree is up to date:
+# the tree still has today's series and nothing in it changed after the
+# apply, and the build's record of its sources (build-kernel writes
+# .overlay-sources) is the tree's now.  The boot test (t0300) makes these
+# builds.
+kbuild_prereq() {
+	local name=KBUILD_${1//./_}_$2 out
+	KBUILD_DIR=''
+	if out=$(_kbuild_check "$1" "$2"); then
+		export KBUILD_DIR=$out
+		test_set_prereq "$name"
+	else
+		test_lack_prereq "$name" "$out"
+		return 1
+	fi
+}
+
+# _kbuild_check VER TARGET: kbuild_prereq's checks, in a subshell of its own
+# with the series library (its names stay out of the tests'): the O=
+# directory on stdout, or the reason and status 1.
+_kbuild_check() {
+	(
+		# (not followed: its TOP and the tests' are the same)
+		# shellcheck source=/dev/null
+		. "$SCRIPTS/lib/common.sh"
+		# shellcheck source=/dev/null
+		. "$SCRIPTS/lib/series.sh"
+		work=$TOP/build/work/linux-$1
+		if ! record_current "$work" 2>/dev/null || ! record_untouched "$work"; then
+			echo "no working tree of $1 with today's series (scripts/work-tree $1)"
+			exit 1
+		fi
+		obj=$("$SCRIPTS/stages/build-kernel" --configure-only --target "$2" "$work" 2>/dev/null) ||
+			{ echo "the $2 configuration of $1 does not configure"; exit 1; }
+		img=$obj/$("$SCRIPTS/targets" "$2" IMAGE)
+		{ [ -f "$obj/vmlinux" ] && [ -f "$img" ]; } ||
+			{ echo "no finished $2 build of $1 in $obj (the boot test makes it)"; exit 1; }
+		# The build's own record of the sources it was made from.
+		{ [ -f "$obj/.overlay-sources" ] && cmp -s "$obj/.overlay-sources" <(build_sources "$work"); } ||
+			{ echo "the $2 build of $1 in $obj was made from other sources than the tree has now"; exit 1; }
+		echo "$obj"
+	)
+}
+
+# tap_line PATTERN: the one TAP result line of the last run matching the
+# extended regex PATTERN (after the number), or a failure.
+tap_line() {
+	local l
+	l=$(grep -E "^(not )?ok [0-9]+ - $1" "$TEST_DIR/stdout") ||
+		{ fail "no TAP line matching '$1'"; return 1; }
+	[ "$(wc -l <<<"$l")" -eq 1 ] || { fail "several TAP lines match '$1'"; return 1; }
+	printf '%s\n' "$l"
+}
+
+# all_ok: the last run's TAP is complete and every line is ok.
+all_ok() {
+	local plan n
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$TEST_DIR/stdout")
+	n=$(grep -cE '^(not )?ok [0-9]+ - ' "$TEST_DIR/stdout")
+	expect_eq "$n" "$plan" "TAP results vs plan" || return 1
+	! grep -q '^not ok' "$TEST_DIR/stdout" || { fail "a TAP line is not ok"; return 1; }
+}
+
+# status_of PATCH: the status scripts/apply printed for PATCH (without the
+# parenthesised detail), from the last expect_exit.
+status_of() {
+	awk -v p="$1" '$1 == p { $1 = ""; sub(/^ +/, ""); sub(/ \(.*$/, ""); print }' "$TEST_DIR/stdout"
+}
+
+# expect_statuses PATCH=STATUS...
+expect_statuses() {
+	local kv
+	for kv in "$@"; do
+		expect_eq "$(status_of "${kv%%=*}")" "${kv#*=}" "status of ${kv%%=*}"
+	done
+}
+
+# --- kernel trees -----------------------------------------------------------
+
+# kernel_tree VER: the pristine tree (unpacked on first use).
+kernel_tree() { "$SCRIPTS/get-kernel" "$1" 2>/dev/null; }
+
+# copy_tree VER NAME: a hard-linked copy of the pristine tree, for this test.
+copy_tree() {
+	"$SCRIPTS/copy-tree" --link "$(kernel_tree "$1")" "$TEST_DIR/$2" 2>/dev/null
+	echo "$TEST_DIR/$2"
+}
+
+# tree_files NAME TREE FILE...: $TEST_DIR/NAME with copies of only these
+# files of TREE (paths relative to it), for editing; its path on stdout.
+tree_files() {
+	local d=$TEST_DIR/$1 src=$2 f
+	shift 2
+	for f in "$@"; do
+		{ mkdir -p "$d/$(dirname "$f")" && cp "$src/$f" "$d/$f"; } || return 1
+	done
+	echo "$d"
+}
+
+# git_tree VER: a git work tree of the pristine tree, one commit, made on
+# first use under build/git/ (a hard-linked copy, so about a minute and
+# the object store only) and shared by the tests that need git.  Read it,
+# never write it: its files are the pristine tree's.
+git_tree() {
+	local dir=$TOP/build/git/linux-$1 tmp
+	if [ ! -d "$dir/.git" ]; then
+		tmp=$dir.tmp.$$
+		rm -rf "$tmp"
+		mkdir -p "$(dirname "$dir")"
+		if ! { "$SCRIPTS/copy-tree" --link "$(kernel_tree "$1")" "$tmp" >/dev/null 2>&1 &&
+			git -C "$tmp" init -q &&
+			git -C "$tmp" -c core.looseCompression=1 add -A -f &&
+			git -C "$tmp" -c user.name="Kernel Overlay Tests" -c user.email=tests@kernel-overlay.invalid \
+				commit -q -m "Linux $1 (Debian linux-source-$1, unpacked)" &&
+			mv "$tmp" "$dir"; }; then
+			rm -rf "$tmp"
+			return 1
+		fi
+	fi
+	echo "$dir"
+}
+
+# git_patch OLD NEW PATH: on stdout, a patch as git writes it ("diff
+# --git a/PATH b/PATH", an index line) that changes PATH from the content
+# of the file OLD to that of the file NEW: what the scripts take (a plain
+# "diff -u" has no "diff --git" section).
+git_patch() {
+	local d rc=0
+	d=$(mktemp -d "$TEST_DIR/.git-patch.XXXXXX") || return 1
+	if ! { mkdir -p "$d/a/$(dirname "$3")" "$d/b/$(dirname "$3")" &&
+		cp "$1" "$d/a/$3" && cp "$2" "$d/b/$3"; }; then
+		rm -rf "$d"
+		return 1
+	fi
+	(cd "$d" && git diff --no-index --no-prefix "a/$3" "b/$3") || rc=$?
+	rm -rf "$d"
+	# git diff exits 1 when the files differ.
+	[ "$rc" -eq 1 ] || fail "git_patch $3: exit $rc from git diff, want 1 (a difference)"
+}
+
+# pristine_sum VER: the checksum recorded when the pristine tree was unpacked.
+pristine_sum() { cat "$(kernel_tree "$1").md5"; }
+
+# tree_sum DIR: same definition as scripts/get-kernel: every entry's name,
+# type, mode, link target and content.
+tree_sum() {
+	tar -C "$1" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - . |
+		md5sum | cut -d' ' -f1
+}
+
+# mark_tree DIR / expect_untouched DIR: nothing under DIR was written,
+# renamed or chmod-ed between the two (ctime, so a restored mtime does not
+# hide a write).  Much cheaper than tree_sum on a whole kernel tree; no
+# hard-linked copy of DIR may be made or removed in between.
+# The sleep: file times come from a coarse clock (one tick is a few ms).
+mark_tree() { touch "$TEST_DIR/.mark-$(basename "$1")" && sleep 0.05; }
+expect_untouched() {
+	local changed
+	changed=$(find "$1" -cnewer "$TEST_DIR/.mark-$(basename "$1")" -print -quit)
+	[ -z "$changed" ] || fail "$changed was changed"
+}
+
+# detach FILE...: give a hard-linked file its own inode before editing it
+# in place, so that the pristine tree is not edited with it.
+detach() {
+	local f
+	for f in "$@"; do
+		cp -p "$f" "$f.detach" && mv -f "$f.detach" "$f"
+	done
+}
