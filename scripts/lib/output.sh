@@ -15,7 +15,6 @@ OUT_MARKER=.kernel-overlay-output
 
 # Temporary files and directories to remove when the process exits before
 # committing them (a failure, an interrupt).
-_out_pending=()
 _out_cleanup() {
 	local p
 	for p in "${_out_pending[@]}"; do
@@ -26,7 +25,6 @@ _out_cleanup() {
 # at_exit CODE: run CODE (a string, as for trap) when the script exits,
 # after the CODE given before it; scripts use it instead of "trap ... EXIT",
 # which would replace the removal of the pending temporary outputs.
-_out_at_exit=()
 at_exit() { _out_at_exit+=("$1"); }
 _out_status() { return "$1"; }
 _out_exit() {
@@ -37,13 +35,21 @@ _out_exit() {
 	[ -z "${_out_prev_exit:-}" ] || { _out_status $rc; eval "$_out_prev_exit"; } || true
 	return $rc
 }
-# An EXIT trap set before the library was sourced (a test's own clean-up,
-# tests/suite/test-lib.sh) still runs, after ours.
-if [ -z "${_out_prev_exit+set}" ]; then
-	eval "_out_prev_exit=$(trap -p EXIT | sed 's/^trap -- //; s/ EXIT$//')"
-	[ "$_out_prev_exit" != _out_exit ] || _out_prev_exit=''
+# Once per process: its own lists, and its EXIT trap.  A subshell that
+# sources the library again (tests do, in "( . common.sh; ... )") starts
+# with empty lists, so it never runs its parent's clean-up.  An EXIT trap
+# set before in the same process (a test's own clean-up,
+# tests/suite/test-lib.sh) still runs, after ours; in a subshell, trap -p
+# shows the parent's traps, which are not this process's and are skipped.
+if [ "${_out_pid:-}" != "$BASHPID" ]; then
+	_out_pid=$BASHPID
+	_out_pending=() _out_at_exit=() _out_prev_exit=''
+	if [ "$BASHPID" = "$$" ]; then
+		eval "_out_prev_exit=$(trap -p EXIT | sed 's/^trap -- //; s/ EXIT$//')"
+		[ "$_out_prev_exit" != _out_exit ] || _out_prev_exit=''
+	fi
+	trap _out_exit EXIT
 fi
-trap _out_exit EXIT
 _out_forget() {
 	local i
 	for i in "${!_out_pending[@]}"; do

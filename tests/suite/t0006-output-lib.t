@@ -87,6 +87,20 @@ test_expect_success 'an EXIT trap set before the library (a test'"'"'s clean-up)
 	expect_eq "$(paste -sd " " "$d/order")" "at_exit earlier" "order of the exit code run"
 '
 
+# tests/suite/patches.sh's series_lib and kbuild_prereq source the library
+# in a subshell: a parent's EXIT trap (test-lib's removal of TEST_DIR)
+# that trap -p shows there must not run when that subshell exits.
+test_expect_success 'a subshell that sources the library runs its own exit code only, not its parent'"'"'s' '
+	d=$TEST_DIR/sub && mkdir -p "$d" &&
+	expect_exit 0 bash -c "trap \"echo parent >>$d/order\" EXIT
+		( . \"\$TOP/scripts/lib/common.sh\"; at_exit \"echo sub >>$d/order\" )
+		echo between >>$d/order
+		. \"\$TOP/scripts/lib/common.sh\"
+		( . \"\$TOP/scripts/lib/common.sh\" ); ( at_exit \"echo never >>$d/order\"; exit 3 )
+		echo end >>$d/order" &&
+	expect_eq "$(paste -sd " " "$d/order")" "sub between end parent" "order of the exit code run"
+'
+
 test_expect_success 'out_need_space: one line when the file system is too small' '
 	expect_exit 1 lib "out_need_space $TEST_DIR 999999999999" &&
 	expect_one_line_error "MB needed: nothing written" &&
