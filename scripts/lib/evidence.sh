@@ -159,14 +159,15 @@ evidence_na() {
 	evidence_skip "$1" "$3" tree "$EV_TREE" file "$2" version "$EV_VERSION" base "${EV_BASE:-}"
 }
 
-# evidence_touches PATCH REL: PATCH changes REL and nothing else; else
-# fails with EV_TOUCHED saying what it changes, for the harness's message.
-evidence_touches() {
-	local none="nothing: no 'diff --git' section"
-	EV_TOUCHED=$(patch_paths "$1" | paste -sd ' ' -)
-	[ "$EV_TOUCHED" != "$2" ] || return 0
-	EV_TOUCHED=${EV_TOUCHED:-$none}
-	return 1
+# evidence_must_touch PATCH REL [NAME]: PATCH changes REL and nothing
+# else; else dies (EX_USAGE) saying what it changes, naming it NAME
+# (default: PATCH).
+evidence_must_touch() {
+	local touched=()
+	patch_paths_to touched "$1"
+	[ "${touched[*]}" != "$2" ] || return 0
+	[ ${#touched[@]} -gt 0 ] || touched=("nothing: no 'diff --git' section")
+	die "$EX_USAGE" "${3:-$1}: must change $2 only (it changes: ${touched[*]})"
 }
 
 # evidence_workdir NAME KEEP TREE: the scratch directory of harness NAME:

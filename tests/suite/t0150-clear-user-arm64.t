@@ -111,7 +111,7 @@ test_expect_success 'bad input: one-line errors' '
 	expect_exit 2 clear-user-arm64 "$t" &&
 	expect_one_line_error "noasm/arch/arm64/lib/clear_user.S does not assemble .*clear_user.S:[0-9]+: Error: unknown mnemonic .frobnicate." &&
 	expect_exit 2 clear-user-arm64 --patch "$TOP/patches/6.12/0005-loongarch-syscall-args-no-memcpy.patch" "$tree" &&
-	expect_one_line_error "must touch arch/arm64/lib/clear_user.S only" &&
+	expect_one_line_error "must change arch/arm64/lib/clear_user.S only" &&
 	expect_exit 2 clear-user-arm64 --patch "$TEST_DIR/nosuch.patch" "$tree" &&
 	expect_one_line_error "no such patch" &&
 	t=$(fake_tree drift) && sed -i "s/^	\.p2align 4\$/	.p2align 5/" "$t/$REL" &&

@@ -111,14 +111,14 @@ test_expect_success 'bad input: one-line errors' '
 	! cmp -s "$tree/$REL" "$TEST_DIR/plain.h" &&
 	(diff -u --label "a/$REL" --label "b/$REL" "$tree/$REL" "$TEST_DIR/plain.h" >"$TEST_DIR/plain.patch" || true) &&
 	expect_exit 2 syscall-args-loongarch --patch "$TEST_DIR/plain.patch" "$tree" &&
-	expect_one_line_error "must touch $REL only \(touches: nothing: no .diff --git. section\)$" &&
+	expect_one_line_error "must change $REL only \(it changes: nothing: no .diff --git. section\)$" &&
 	expect_exit 2 syscall-args-loongarch "$TEST_DIR/nowhere" &&
 	expect_one_line_error "no such directory" &&
 	t=$(fake_tree nocompile) && sed -i "s/regs->orig_a0;/regs->orig_a9;/" "$t/$REL" &&
 	expect_exit 2 syscall-args-loongarch "$t" &&
 	expect_one_line_error "nocompile/arch/loongarch/include/asm/syscall.h does not compile .*syscall.h:[0-9]+:[0-9]+: error: .*orig_a9" &&
 	expect_exit 2 syscall-args-loongarch --patch "$TOP/patches/repro/6.12-arm64-clear-user-align-64.patch" "$tree" &&
-	expect_one_line_error "must touch arch/loongarch/include/asm/syscall.h only" &&
+	expect_one_line_error "must change arch/loongarch/include/asm/syscall.h only" &&
 	t=$(fake_tree drift) && sed -i "s/5 \* sizeof(long)/5 * sizeof(unsigned long)/" "$t/$REL" &&
 	expect_exit 1 syscall-args-loongarch "$t" &&
 	expect_one_line_error "applies to .*drift/arch/loongarch/include/asm/syscall.h neither forward nor reverse" &&

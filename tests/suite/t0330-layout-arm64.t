@@ -77,7 +77,7 @@ test_expect_success 'a build directory of 6.1: 0004 not needed there and no port
 test_expect_success 'bad input on the build made here: a patch of another file, a patch that does not fit' '
 	k=$TEST_DIR/k612 &&
 	expect_exit 2 layout-arm64 --repro "$TOP/patches/6.12/0005-loongarch-syscall-args-no-memcpy.patch" "$k" &&
-	expect_one_line_error "0005-loongarch-syscall-args-no-memcpy.patch: must touch $REL only \(touches: arch/loongarch/include/asm/syscall.h\)$" &&
+	expect_one_line_error "0005-loongarch-syscall-args-no-memcpy.patch: must change $REL only \(it changes: arch/loongarch/include/asm/syscall.h\)$" &&
 	sed "s/^	\.p2align 4\$/	.p2align 5/" "$(kernel_tree 6.12)/$REL" >"$TEST_DIR/p2align5.S" &&
 	sed "s/^	\.p2align 5\$/	.p2align 3/" "$TEST_DIR/p2align5.S" >"$TEST_DIR/p2align3.S" &&
 	git_patch "$TEST_DIR/p2align5.S" "$TEST_DIR/p2align3.S" "$REL" >"$TEST_DIR/drift.patch" &&
@@ -124,7 +124,7 @@ test_expect_success KBUILD_7_3_arm64,KBUILD_7_3_x86_64 'bad input: no such direc
 	expect_exit 2 layout-arm64 "$TEST_DIR/nowhere" && expect_one_line_error "no such directory" &&
 	expect_exit 2 layout-arm64 "$x86" && expect_one_line_error "not an arm64 kernel build" &&
 	expect_exit 2 layout-arm64 --repro "$TOP/patches/6.12/0005-loongarch-syscall-args-no-memcpy.patch" "$kbuild" &&
-	expect_one_line_error "must touch $REL only"
+	expect_one_line_error "must change $REL only"
 '
 
 test_done
