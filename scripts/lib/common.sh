@@ -2,13 +2,26 @@
 # Shared by every script: logging, errors, progress, locking, small checks.
 # Source it; it is not a program.
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# dir_path_to VAR DIR [-P]: DIR's absolute path (with -P, without
+# symlinks, as pwd -P), with no subshell: cd there and back (CDPATH not
+# consulted).
+dir_path_to() {
+	local _dp_back=$PWD _dp_dir=$2
+	case $_dp_dir in /*) ;; *) _dp_dir=./$_dp_dir ;; esac
+	# shellcheck disable=SC2086 # an option or nothing
+	cd ${3:-} -- "$_dp_dir" || return 1
+	printf -v "$1" '%s' "$PWD"
+	cd -- "$_dp_back" || return 1
+}
+_lib_dir=${BASH_SOURCE[0]%/*}
+[ "$_lib_dir" != "${BASH_SOURCE[0]}" ] || _lib_dir=.
+dir_path_to TOP "$_lib_dir/../.."
 # The scripts parse what GNU patch, git, make, the compilers and QEMU print:
 # their English messages, whatever the user's locale.
 export LC_ALL=C
-PROG=${PROG:-$(basename "$0")}
+PROG=${PROG:-${0##*/}}
 BUILD=${BUILD:-$TOP/build}
-_lib_t0=$(date +%s)
+_lib_t0=$EPOCHSECONDS
 
 # Exit codes shared by the scripts (each --help repeats the ones it uses).
 EX_OK=0
@@ -43,7 +56,7 @@ need_value() {
 	fi
 }
 
-elapsed() { echo $(($(date +%s) - _lib_t0)); }
+elapsed() { echo $((EPOCHSECONDS - _lib_t0)); }
 
 # stage NAME [TARGET]: progress line for a long step.
 stage() {
@@ -79,18 +92,48 @@ git_refuse_busy() {
 	done
 }
 
+# git_ready_to_commit DIR WHAT [PATHSPEC...]: die (EX_USAGE, one line
+# naming WHAT) unless DIR is in a git work tree with no am, rebase, merge,
+# cherry-pick, revert or bisect in progress and nothing uncommitted (under
+# PATHSPEC): what a command that commits there needs.
+git_ready_to_commit() {
+	local dir=$1 what=$2
+	shift 2
+	git -C "$dir" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
+		die "$EX_USAGE" "$what: not in a git work tree"
+	git_refuse_busy "$dir"
+	[ -z "$(git -C "$dir" status --porcelain -- "$@")" ] ||
+		die "$EX_USAGE" "$what: the git work tree is dirty: commit or stash first"
+}
+
+# _makefile_version DIR: MK_VERSION, MK_PATCHLEVEL, MK_SUBLEVEL from the
+# top of DIR/Makefile (the first assignments; bash alone: asked often).
+_makefile_version() {
+	local k eq v n=0
+	MK_VERSION='' MK_PATCHLEVEL='' MK_SUBLEVEL=''
+	[ -f "$1/Makefile" ] && [ -r "$1/Makefile" ] || return 0
+	while read -r k eq v && [ $((n += 1)) -le 40 ]; do
+		[ "$eq" = = ] || continue
+		case $k in
+		VERSION) [ -n "$MK_VERSION" ] || MK_VERSION=$v ;;
+		PATCHLEVEL) [ -n "$MK_PATCHLEVEL" ] || MK_PATCHLEVEL=$v ;;
+		SUBLEVEL) [ -n "$MK_SUBLEVEL" ] || MK_SUBLEVEL=$v; break ;;
+		esac
+	done <"$1/Makefile"
+}
+
 # is_kernel_tree DIR: a top-level Makefile with VERSION and PATCHLEVEL,
 # and the Kconfig and arch/ that every kernel tree has.
 is_kernel_tree() {
-	[ -f "$1/Makefile" ] && [ -f "$1/Kconfig" ] && [ -d "$1/arch" ] &&
-		grep -q '^VERSION = [0-9]' "$1/Makefile" &&
-		grep -q '^PATCHLEVEL = [0-9]' "$1/Makefile"
+	[ -f "$1/Makefile" ] && [ -f "$1/Kconfig" ] && [ -d "$1/arch" ] || return 1
+	_makefile_version "$1"
+	[[ $MK_VERSION =~ ^[0-9] && $MK_PATCHLEVEL =~ ^[0-9] ]]
 }
 
 # kernel_version DIR: VERSION.PATCHLEVEL.SUBLEVEL from the Makefile.
 kernel_version() {
-	awk -F' = ' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
-		$1 == "SUBLEVEL" { s = $2 } END { print v "." p "." s }' "$1/Makefile"
+	_makefile_version "$1"
+	printf '%s.%s.%s\n' "$MK_VERSION" "$MK_PATCHLEVEL" "$MK_SUBLEVEL"
 }
 
 # owner_writable PATH: writable by us and not marked read-only.  root
@@ -103,14 +146,30 @@ owner_writable() {
 	[ $((8#$mode & 8#200)) -ne 0 ]
 }
 
-# owner_unwritable PATH...: the first PATH that is not owner_writable, or
-# nothing; the modes read by one stat for all.
+# stat_paths PATH...: STAT_MODE[PATH] (octal) and STAT_OWNER[PATH]
+# (uid:gid) of each PATH not read yet in this process, by one stat.
+declare -A STAT_MODE=() STAT_OWNER=()
+stat_paths() {
+	local p m o todo=()
+	for p in "$@"; do [ -n "${STAT_MODE[$p]+set}" ] || todo+=("$p"); done
+	[ ${#todo[@]} -gt 0 ] || return 0
+	while read -r m o p; do
+		STAT_MODE[$p]=$m STAT_OWNER[$p]=$o
+	done < <(stat -c '%a %u:%g %n' -- "${todo[@]}" 2>/dev/null)
+}
+
+# owner_unwritable PATH...: UNWRITABLE, the first PATH that is not
+# owner_writable, or nothing (and status 1); the modes read by one stat
+# for all (stat_paths: the owners are at hand afterwards).
 owner_unwritable() {
-	local p m
-	for p in "$@"; do [ -w "$p" ] || { echo "$p"; return 0; }; done
-	while read -r m p; do
-		[ $((8#$m & 8#200)) -ne 0 ] || { echo "$p"; return 0; }
-	done < <(stat -c '%a %n' -- "$@")
+	local p
+	UNWRITABLE=''
+	for p in "$@"; do [ -w "$p" ] || { UNWRITABLE=$p; return 0; }; done
+	stat_paths "$@"
+	for p in "$@"; do
+		[ $((8#${STAT_MODE[$p]:-0} & 8#200)) -ne 0 ] || { UNWRITABLE=$p; return 0; }
+	done
+	return 1
 }
 
 # need_cmd CMD...: fail with a clear message if a command is missing.

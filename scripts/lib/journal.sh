@@ -3,26 +3,44 @@
 # the tree's record directory, as dpkg keeps .dpkg-new files and
 # half-installed states and SQLite a rollback journal.  Before the first
 # write, an intent (every file to be replaced, created or removed, with its
-# blob) is written and fsynced, and each original is kept as a hard link,
-# so a rollback needs no space.  Then each file is replaced by rename from
-# a staging file made with mktemp next to it.  When the last write is done,
-# a "done" mark is written, then the journal removed.  The next run finds
-# an unfinished journal and rolls it back (or, marked done, finishes the
-# clean-up) before it does anything else.  Source it after common.sh and
-# series.sh.
+# blob) is written and fsynced, and each original is kept as a hard link
+# (journal/orig/PATH), so a rollback needs no space.  The new contents are
+# staged in journal/new/PATH, on the tree's file system, and each file is
+# replaced by rename from there.  When the last write is done, a "done"
+# mark is written, then the journal removed.  The next run finds an
+# unfinished journal and rolls it back (or, marked done, finishes the
+# clean-up) before it does anything else.  Processes are counted: one cp
+# keeps every original, one stages every new file, one mv renames the
+# files of each directory, one sync per phase.  Source it after common.sh
+# and series.sh.
 
-# The journal: RECORD_DIR/journal/ with intent, orig/N and done.
+# The journal: RECORD_DIR/journal/ with intent, orig/, new/ and done.
 JOURNAL=$RECORD_DIR/journal
 
 # journal_state TREE: none, unfinished (roll back), done (clean up) or
-# partial (an intent never completed: nothing was written yet).
+# partial (no intent, or one cut short before its "end" line: nothing was
+# written yet).
 journal_state() {
-	local j=$1/$JOURNAL
-	if [ ! -e "$j" ] && [ ! -L "$j" ]; then echo none
-	elif [ -e "$j/done" ]; then echo 'done'
-	elif [ -f "$j/intent" ]; then echo unfinished
-	else echo partial
+	local _js=''
+	journal_state_to _js "$1"
+	echo "$_js"
+}
+# journal_state_to VAR TREE: the same into VAR, with no subshell.
+journal_state_to() {
+	local j=$2/$JOURNAL
+	if [ ! -e "$j" ] && [ ! -L "$j" ]; then printf -v "$1" none
+	elif [ -e "$j/done" ]; then printf -v "$1" 'done'
+	elif _intent_complete "$j/intent"; then printf -v "$1" unfinished
+	else printf -v "$1" partial
 	fi
+}
+
+# _intent_complete FILE: FILE is an intent written to its "end" line.
+_intent_complete() {
+	local line last=''
+	[ -f "$1" ] || return 1
+	while IFS= read -r line; do last=$line; done <"$1"
+	[ "$last" = end ]
 }
 
 # _fault NAME: a test hook (as git's GIT_TEST_* variables): with
@@ -48,151 +66,188 @@ _sync() { sync -- "$@" 2>/dev/null || sync; }
 # makes in a user's tree is the user's); only root can, only root needs to.
 _owned_like() { [ "$EUID" -ne 0 ] || chown --reference="$2" -- "$1" 2>/dev/null || true; }
 
-# _stage_name DIR NAME TXID: a staging file for DIR/NAME, made exclusively
-# (mktemp: a planted file of that name cannot redirect it).
-_stage_name() { mktemp "$1/.$2.ovl-$3.XXXXXX"; }
-
-# _dir PATH: dirname without a process.
+# _dir PATH: dirname without a process; _dirto VAR PATH sets VAR to it
+# without a subshell either.
 _dir() { case $1 in */*) printf '%s\n' "${1%/*}" ;; *) echo . ;; esac; }
+_dirto() { case $2 in */*) printf -v "$1" '%s' "${2%/*}" ;; *) printf -v "$1" . ;; esac; }
+
+# _empty_dir DIR: DIR is a directory with nothing in it (bash alone).
+_empty_dir() {
+	local f
+	[ -d "$1" ] && [ ! -L "$1" ] || return 1
+	for f in "$1"/* "$1"/.[!.]* "$1"/..?*; do [ -e "$f" ] || [ -L "$f" ] && return 1; done
+	return 0
+}
 
 # journal_space TREE STAGE PATH...: fail (EX_REFUSED, one line) unless the
-# file system of TREE has room for the staging files of the PATHs (their
-# new content in STAGE) and the journal: the originals are hard links.
+# file system of TREE has room for the new files of the PATHs (their
+# content in STAGE), the journal and its directories: the originals are
+# hard links.
 journal_space() {
-	local tree=$1 stage=$2 bytes=65536 inodes=16 p avail iavail sizes=() files=()
+	local tree=$1 stage=$2 bytes=65536 inodes=16 p d avail bsize ifree itotal sizes=() files=()
 	shift 2
 	for p in "$@"; do
 		[ ! -f "$stage/$p" ] || files+=("$stage/$p")
-		inodes=$((inodes + 2))
+		# The file, and a directory per level in journal/orig and journal/new.
+		d=${p//[!\/]/}
+		inodes=$((inodes + 1 + 2 * ${#d}))
 	done
 	[ ${#files[@]} -eq 0 ] || mapfile -t sizes < <(stat -c %s -- "${files[@]}")
 	for p in ${sizes[@]+"${sizes[@]}"}; do bytes=$((bytes + p + 4096)); done
-	read -r avail iavail < <(df -B1 --output=avail,iavail "$tree" 2>/dev/null | tail -n 1) || return 0
-	if [ -n "$avail" ] && [ "$avail" != - ] && [ "$avail" -lt "$bytes" ]; then
-		die "$EX_REFUSED" "$tree: $avail bytes free, the run needs $bytes: nothing was changed"
+	read -r avail bsize ifree itotal < <(stat -f -c '%a %S %d %c' -- "$tree" 2>/dev/null) || return 0
+	if [[ $avail =~ ^[0-9]+$ && $bsize =~ ^[0-9]+$ ]] && [ $((avail * bsize)) -lt "$bytes" ]; then
+		die "$EX_REFUSED" "$tree: $((avail * bsize)) bytes free, the run needs $bytes: nothing was changed"
 	fi
-	if [ -n "$iavail" ] && [ "$iavail" != - ] && [ "$iavail" -gt 0 ] && [ "$iavail" -lt "$inodes" ]; then
-		die "$EX_REFUSED" "$tree: $iavail inodes free, the run needs $inodes: nothing was changed"
+	# A file system that counts no inodes (btrfs: 0 in all) has no such limit.
+	if [[ $ifree =~ ^[0-9]+$ ]] && [ "${itotal:-0}" != 0 ] && [ "$ifree" -lt "$inodes" ]; then
+		[ "$ifree" -gt 0 ] || die "$EX_REFUSED" "$tree: no inode free: nothing was changed"
+		die "$EX_REFUSED" "$tree: $ifree inodes free, the run needs $inodes: nothing was changed"
 	fi
-	# A file system that counts no inodes (btrfs: 0) has no such limit.
-	[ "$iavail" != 0 ] || [ "$(stat -f -c %c "$tree")" = 0 ] ||
-		die "$EX_REFUSED" "$tree: no inode free: nothing was changed"
 }
 
 # journal_write TREE STAGE TXID PATH...: make TREE's PATHs what STAGE has
 # (a PATH absent from STAGE is removed; a directory it needs is made, one
 # it empties removed), crash-consistently.  The caller holds the tree's
-# lock, has checked that no path is a symlink and that there is room.
-# Processes are counted: one hash-object for all originals, one sync per
-# phase, and per file only mktemp, cp and mv (and ln for an original).
+# lock, has checked that no path is a symlink and that there is room;
+# TREE_BLOB (series.sh) and STAT_OWNER (common.sh) may hold the tree's
+# blobs and owners already.  The intent ends with an "end" line: one
+# without it was cut short, before anything of the tree was written.
 journal_write() {
-	local tree=$1 stage=$2 txid=$3 j p n d new rec_made=0 i
-	local _old=() _blobs=() _news=() _owners=()
-	local -A _blob_of=() _owner_of=() _touched_dirs=()
+	local tree=$1 stage=$2 txid=$3 j p n d pd op rec=existed line
+	local olds=() news=() gones=() dirs=() order=() syncs=() owners=() up=()
+	local -A seen=() owner=()
 	shift 3
 	j=$tree/$JOURNAL
 	if [ ! -d "$tree/$RECORD_DIR" ]; then
 		mkdir "$tree/$RECORD_DIR" || return 1
-		_owned_like "$tree/$RECORD_DIR" "$tree"
-		rec_made=1
+		rec=made
 	fi
 	_fault "record directory"
-	mkdir "$j" || return 1
-	_owned_like "$j" "$tree"
-	mkdir "$j/orig" || return 1
-	for p in "$@"; do [ ! -f "$tree/$p" ] || _old+=("$p"); done
-	if [ ${#_old[@]} -gt 0 ]; then
-		mapfile -t _blobs < <(cd "$tree" && git hash-object --no-filters -- "${_old[@]}") || return 1
-		[ ${#_blobs[@]} -eq ${#_old[@]} ] || return 1
-		for i in "${!_old[@]}"; do _blob_of[${_old[i]}]=${_blobs[i]}; done
-	fi
+	{ [ ! -e "$j" ] && [ ! -L "$j" ]; } || return 1
+	mkdir "$j" "$j/orig" "$j/new" || return 1
+	for p in "$@"; do
+		if [ -f "$tree/$p" ]; then
+			olds+=("$p")
+			if [ -f "$stage/$p" ]; then news+=("$p"); else gones+=("$p"); fi
+		elif [ -f "$stage/$p" ]; then
+			news+=("$p")
+			# The directories it needs, outermost first, once each.
+			up=()
+			_dirto d "$p"
+			while [ "$d" != . ] && [ ! -d "$tree/$d" ]; do up=("$d" ${up[@]+"${up[@]}"}); _dirto d "$d"; done
+			for d in ${up[@]+"${up[@]}"}; do
+				[ -z "${seen[$d]:-}" ] || continue
+				seen[$d]=1
+				dirs+=("$d")
+			done
+		fi
+	done
+	[ ${#olds[@]} -eq 0 ] || tree_blobs "$tree" "${olds[@]}"
 	# The intent: every change, each original's blob, the directories to
 	# make, and whether the record directory is this run's.
 	{
 		echo "txid $txid"
-		echo "record-dir $([ $rec_made -eq 1 ] && echo made || echo existed)"
+		echo "record-dir $rec"
+		for d in ${dirs[@]+"${dirs[@]}"}; do echo "dir - - $d"; done
 		n=0
 		for p in "$@"; do
 			n=$((n + 1))
 			if [ -f "$tree/$p" ] && [ -f "$stage/$p" ]; then
-				printf 'replace %s %s %s\n' "$n" "${_blob_of[$p]}" "$p"
+				printf 'replace %s %s %s\n' "$n" "${TREE_BLOB[$p]}" "$p"
 			elif [ -f "$stage/$p" ]; then
-				d=$(_dir "$p")
-				while [ "$d" != . ] && [ ! -d "$tree/$d" ]; do
-					echo "dir - - $d"
-					d=$(_dir "$d")
-				done | tac
 				printf 'create %s - %s\n' "$n" "$p"
 			elif [ -f "$tree/$p" ]; then
-				printf 'remove %s %s %s\n' "$n" "${_blob_of[$p]}" "$p"
+				printf 'remove %s %s %s\n' "$n" "${TREE_BLOB[$p]}" "$p"
 			fi
 		done
-	} | awk '!($1 == "dir" && seen[$4]++)' >"$j/intent.tmp" || return 1
-	_sync "$j/intent.tmp"
-	mv "$j/intent.tmp" "$j/intent" || return 1
-	_sync "$j"
+		echo end
+	} >"$j/intent" || return 1
 	_fault "intent"
-	# The originals, kept as hard links: a rollback needs no space.
-	while read -r op n _ p; do
-		case $op in replace | remove) ln "$tree/$p" "$j/orig/$n" || return 1; _fault "keep $p" ;; esac
-	done <"$j/intent"
-	# Directories, then every staging file, all synced at once before the
-	# first rename.
+	# The originals, kept as hard links (one cp): a rollback needs no space.
+	if [ ${#olds[@]} -gt 0 ]; then
+		(cd "$tree" && cp -l --parents -- "${olds[@]}" "$j/orig/") || return 1
+		_fault "keep"
+	fi
+	# Who owns what the run makes (root only: a user's tree stays the
+	# user's), from one stat for all of it.
 	if [ "$EUID" -eq 0 ]; then
-		# Who owns what the run makes, read once for all of it.
-		while read -r op n _ p; do
-			case $op in
-			replace) _owners+=("$tree/$p") ;;
-			create | dir) _owners+=("$(_dir "$tree/$p")") ;;
-			esac
-		done <"$j/intent"
-		if [ ${#_owners[@]} -gt 0 ]; then
-			mapfile -t _blobs < <(stat -c '%u:%g %n' -- "${_owners[@]}" 2>/dev/null)
-			for i in "${_blobs[@]}"; do _owner_of[${i#* }]=${i%% *}; done
+		owners=("$tree")
+		for p in ${news[@]+"${news[@]}"} ${dirs[@]+"${dirs[@]}"}; do
+			if [ -f "$tree/$p" ]; then owners+=("$tree/$p"); else _dirto d "$tree/$p"; owners+=("$d"); fi
+		done
+		stat_paths "${owners[@]}"
+		for p in "${owners[@]}"; do owner[$p]=${STAT_OWNER[$p]:-0:0}; done
+		# A record directory this run made is the tree owner's (and what
+		# goes in it).
+		if [ "$rec" = made ]; then
+			owner[$tree/$RECORD_DIR]=${owner[$tree]}
+			[ "${owner[$tree]}" = 0:0 ] || _owned_like "$tree/$RECORD_DIR" "$tree"
 		fi
 	fi
-	while read -r op n _ p; do
-		case $op in
-		dir)
-			mkdir "$tree/$p" || return 1
-			d=$(_dir "$tree/$p")
-			[ "${_owner_of[$d]:-0:0}" = 0:0 ] || _owned_like "$tree/$p" "$d"
-			_owner_of[$tree/$p]=${_owner_of[$d]:-0:0}
-			_fault "mkdir $p" ;;
-		replace | create)
-			d=$(_dir "$tree/$p")
-			new=$(_stage_name "$d" "${p##*/}" "$txid") || return 1
-			cp --preserve=mode -- "$stage/$p" "$new" || return 1
-			if [ "$op" = replace ]; then d=$tree/$p; fi
-			[ "${_owner_of[$d]:-0:0}" = 0:0 ] || _owned_like "$new" "$d"
-			_news+=("$new")
-			_fault "stage $p" ;;
-		esac
-	done <"$j/intent"
-	[ ${#_news[@]} -eq 0 ] || _sync "${_news[@]}" "$j/orig"
-	i=0
-	while read -r op n _ p; do
-		case $op in
-		replace | create)
-			mv -f -- "${_news[i]}" "$tree/$p" || return 1
-			i=$((i + 1))
-			_touched_dirs[$(_dir "$tree/$p")]=1
-			_fault "write $p" ;;
-		remove)
-			rm -f -- "$tree/$p" || return 1
-			_touched_dirs[$(_dir "$tree/$p")]=1
-			# A directory the removal empties goes too, as git and quilt
-			# leave none (the record directory stays: its journal is in it).
-			d=$(_dir "$p")
-			while [ "$d" != . ] && [ "$d" != "$RECORD_DIR" ] && rmdir "$tree/$d" 2>/dev/null; do d=$(_dir "$d"); done
-			_fault "remove $p" ;;
-		esac
-	done <"$j/intent"
-	# The renames reach the disk with their directories.
-	for d in "${!_touched_dirs[@]}"; do [ -d "$d" ] || unset "_touched_dirs[$d]"; done
-	_sync "$tree" "${!_touched_dirs[@]}"
+	# Directories, outermost first, by one mkdir.
+	if [ ${#dirs[@]} -gt 0 ]; then
+		(cd "$tree" && mkdir -- "${dirs[@]}") || return 1
+		for p in "${dirs[@]}"; do
+			_dirto d "$tree/$p"
+			[ "${owner[$d]:-0:0}" = 0:0 ] || _owned_like "$tree/$p" "$d"
+			owner[$tree/$p]=${owner[$d]:-0:0}
+		done
+		_fault "mkdir"
+	fi
+	# The new contents, staged by one cp in journal/new.
+	if [ ${#news[@]} -gt 0 ]; then
+		(cd "$stage" && cp --preserve=mode --parents -- "${news[@]}" "$j/new/") || return 1
+		for p in "${news[@]}"; do
+			if [ -f "$tree/$p" ]; then d=$tree/$p; else _dirto d "$tree/$p"; fi
+			[ "${owner[$d]:-0:0}" = 0:0 ] || _owned_like "$j/new/$p" "$d"
+			syncs+=("$j/new/$p")
+			_dirto d "$p"
+			[ -n "${seen[new:$d]:-}" ] || order+=("$d")
+			seen[new:$d]=1
+		done
+		_fault "stage"
+	fi
+	# One sync before the first write of the tree: the intent, the kept
+	# originals and the new contents are on disk.
+	for p in ${olds[@]+"${olds[@]}"}; do
+		_dirto d "$j/orig/$p"
+		[ -n "${seen[orig:$d]:-}" ] || syncs+=("$d")
+		seen[orig:$d]=1
+	done
+	_sync "$j/intent" ${syncs[@]+"${syncs[@]}"} "$j/orig" "$j"
+	# The renames, one mv per directory.
+	for d in ${order[@]+"${order[@]}"}; do
+		local srcs=()
+		for p in "${news[@]}"; do _dirto pd "$p"; [ "$pd" != "$d" ] || srcs+=("$j/new/$p"); done
+		mv -f -t "$tree/$d" -- "${srcs[@]}" || return 1
+		_fault "write $d"
+	done
+	if [ ${#gones[@]} -gt 0 ]; then
+		(cd "$tree" && rm -f -- "${gones[@]}") || return 1
+		# A directory the removals empty goes too, as git and quilt leave
+		# none (the record directory stays: its journal is in it).
+		for p in "${gones[@]}"; do
+			_dirto d "$p"
+			order+=("$d")
+			while [ "$d" != . ] && [ "$d" != "$RECORD_DIR" ] && _empty_dir "$tree/$d"; do
+				rmdir "$tree/$d" || break
+				_dirto d "$d"
+			done
+		done
+		_fault "remove"
+	fi
+	# The renames and removals reach the disk with their directories.
+	syncs=("$tree")
+	for d in ${order[@]+"${order[@]}"}; do
+		while [ "$d" != . ] && [ ! -d "$tree/$d" ]; do _dirto d "$d"; done
+		[ "$d" = . ] || [ -n "${seen[sync:$d]:-}" ] || syncs+=("$tree/$d")
+		seen[sync:$d]=1
+	done
+	_sync "${syncs[@]}"
+	# Everything is written: the next run only cleans up (a "done" lost
+	# in a power loss makes it roll back to the original tree instead,
+	# which is as whole).
 	: >"$j/done" || return 1
-	_sync "$j"
 	_fault "done"
 	journal_clean "$tree"
 }
@@ -203,50 +258,46 @@ journal_clean() {
 	local tree=$1
 	rm -rf "${tree:?}/$JOURNAL"
 	_fault "clean"
-	rmdir "$tree/$RECORD_DIR" 2>/dev/null || true
+	! _empty_dir "$tree/$RECORD_DIR" || rmdir "$tree/$RECORD_DIR" 2>/dev/null || true
 }
 
 # journal_rollback TREE: undo what an unfinished run wrote, from its journal:
 # every original back in place (by rename of the kept hard link), every
-# created file and directory removed, the staging files gone, then the
-# journal.  Idempotent: a rollback interrupted in its turn is rolled back
-# again by the next run.
+# created file and directory removed, then the journal (with the staged
+# new contents in it).  Idempotent: a rollback interrupted in its turn is
+# rolled back again by the next run.
 journal_rollback() {
-	local tree=$1 j=$1/$JOURNAL txid op n p d made ops=()
-	# No intent yet: nothing of the tree was written.
-	if [ ! -f "$j/intent" ]; then
+	local tree=$1 j=$1/$JOURNAL op n p d rec='' line ops=()
+	# No intent yet, or one cut short: nothing of the tree was written.
+	if ! _intent_complete "$j/intent"; then
 		rm -rf "${tree:?}/$JOURNAL"
-		rmdir "$tree/$RECORD_DIR" 2>/dev/null || true
+		! _empty_dir "$tree/$RECORD_DIR" || rmdir "$tree/$RECORD_DIR" 2>/dev/null || true
 		return 0
 	fi
-	txid=$(awk '$1 == "txid" { print $2 }' "$j/intent")
-	made=$(awk '$1 == "record-dir" { print $2 }' "$j/intent")
-	mapfile -t ops < <(awk '$1 == "replace" || $1 == "create" || $1 == "remove" || $1 == "dir"' "$j/intent" | tac)
+	while read -r line; do
+		read -r op n _ p <<<"$line"
+		case $op in
+		record-dir) rec=$n ;;
+		replace | create | remove | dir) ops=("$line" ${ops[@]+"${ops[@]}"}) ;;
+		esac
+	done <"$j/intent"
 	for line in ${ops[@]+"${ops[@]}"}; do
 		read -r op n _ p <<<"$line"
 		case $op in
 		replace | remove)
-			# Not written yet: the tree still has the kept file itself.
-			[ -e "$j/orig/$n" ] || continue
-			[ "$tree/$p" -ef "$j/orig/$n" ] && continue
-			mkdir -p "$(dirname "$tree/$p")"
-			mv -f "$j/orig/$n" "$tree/$p" ;;
-		create) rm -f "$tree/$p" ;;
-		dir) rmdir "$tree/$p" 2>/dev/null || true ;;
+			# Not kept yet, or not written yet: the tree has the original.
+			[ -e "$j/orig/$p" ] || continue
+			[ "$tree/$p" -ef "$j/orig/$p" ] && continue
+			_dirto d "$tree/$p"
+			[ -d "$d" ] || mkdir -p "$d"
+			mv -f "$j/orig/$p" "$tree/$p" ;;
+		create) [ ! -e "$tree/$p" ] || rm -f "$tree/$p" ;;
+		dir) ! _empty_dir "$tree/$p" || rmdir "$tree/$p" 2>/dev/null || true ;;
 		esac
 	done
-	# Staging files of the run, next to their targets.
-	if [ -n "$txid" ]; then
-		for line in ${ops[@]+"${ops[@]}"}; do
-			read -r op n _ p <<<"$line"
-			d=$(dirname "$tree/$p")
-			{ [ -d "$d" ] && [ ! -L "$d" ]; } || continue
-			find "$d" -maxdepth 1 -type f -name ".*.ovl-$txid.*" -delete 2>/dev/null || true
-		done
-	fi
 	_sync "$tree"
 	rm -rf "${tree:?}/$JOURNAL"
-	[ "$made" != made ] || rmdir "$tree/$RECORD_DIR" 2>/dev/null || true
+	[ "$rec" != made ] || ! _empty_dir "$tree/$RECORD_DIR" || rmdir "$tree/$RECORD_DIR" 2>/dev/null || true
 }
 
 # journal_recover TREE: before a run that writes, finish or undo the one a
@@ -255,11 +306,13 @@ journal_recover() {
 	local tree=$1
 	[ ! -L "$tree/$RECORD_DIR" ] || die "$EX_REFUSED" "$tree/$RECORD_DIR: a symlink, not this tool's record"
 	[ ! -L "$tree/$JOURNAL" ] || die "$EX_REFUSED" "$tree/$JOURNAL: a symlink, not this tool's journal"
-	case $(journal_state "$tree") in
+	local state
+	journal_state_to state "$tree"
+	case $state in
 	none)
 		# An empty record directory: a run stopped just after making it,
 		# or just before removing it.
-		rmdir "$tree/$RECORD_DIR" 2>/dev/null || true ;;
+		! _empty_dir "$tree/$RECORD_DIR" || rmdir "$tree/$RECORD_DIR" 2>/dev/null || true ;;
 	'done')
 		journal_clean "$tree"
 		log "finished the clean-up of an interrupted run (it had written everything)" ;;

@@ -45,7 +45,9 @@ if [ "${_out_pid:-}" != "$BASHPID" ]; then
 	_out_pid=$BASHPID
 	_out_pending=() _out_at_exit=() _out_prev_exit=''
 	if [ "$BASHPID" = "$$" ]; then
-		eval "_out_prev_exit=$(trap -p EXIT | sed 's/^trap -- //; s/ EXIT$//')"
+		_out_prev_exit=$(trap -p EXIT)
+		_out_prev_exit=${_out_prev_exit#trap -- }
+		eval "_out_prev_exit=${_out_prev_exit% EXIT}"
 		[ "$_out_prev_exit" != _out_exit ] || _out_prev_exit=''
 	fi
 	trap _out_exit EXIT

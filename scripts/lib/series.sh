@@ -25,31 +25,87 @@ RECORD_DIR=.overlay-applied
 
 # A row is a name users give (make KERNEL=NAME, get-kernel NAME), the line
 # whose series applies to it, version globs, a Debian package and suite,
-# and the default mark.  A line is a row whose name is its line.
-_bases() { awk '!/^#/ && NF' "$TOP/configs/bases"; }
+# and the default mark.  A line is a row whose name is its line.  The
+# table is read once per process, by bash alone: the scripts ask it often.
+_B_READ=0
+_bases_read() {
+	local name line globs pkg suite def _
+	[ "$_B_READ" -eq 0 ] || return 0
+	_B_NAME=() _B_LINE=() _B_GLOBS=() _B_PKG=() _B_SUITE=() _B_DEFAULT=()
+	while read -r name line globs pkg suite def _; do
+		case $name in '' | '#'*) continue ;; esac
+		_B_NAME+=("$name") _B_LINE+=("$line") _B_GLOBS+=("$globs")
+		_B_PKG+=("$pkg") _B_SUITE+=("$suite") _B_DEFAULT+=("$def")
+	done <"$TOP/configs/bases"
+	_B_READ=1
+}
+# _base_field ARRAY NAME: ARRAY's value for the row named NAME, or nothing.
+_base_field() {
+	local -n _col=$1
+	local i
+	_bases_read
+	for i in "${!_B_NAME[@]}"; do
+		[ "${_B_NAME[i]}" != "$2" ] || { printf '%s\n' "${_col[i]}"; return 0; }
+	done
+}
+
+# _bases: the rows, as in the table.
+_bases() {
+	local i
+	_bases_read
+	for i in "${!_B_NAME[@]}"; do
+		printf '%s %s %s %s %s %s\n' "${_B_NAME[i]}" "${_B_LINE[i]}" "${_B_GLOBS[i]}" \
+			"${_B_PKG[i]}" "${_B_SUITE[i]}" "${_B_DEFAULT[i]}"
+	done
+}
 
 # bases_known: the lines, in table order.
-bases_known() { _bases | awk '$1 == $2 { print $1 }'; }
+bases_known() {
+	local i
+	_bases_read
+	for i in "${!_B_NAME[@]}"; do
+		[ "${_B_NAME[i]}" != "${_B_LINE[i]}" ] || printf '%s\n' "${_B_NAME[i]}"
+	done
+}
 
 # base_known NAME: NAME is a line.
-base_known() { bases_known | grep -qxF -- "$1"; }
+base_known() {
+	local i
+	_bases_read
+	for i in "${!_B_NAME[@]}"; do
+		[ "${_B_NAME[i]}" != "$1" ] || [ "$1" != "${_B_LINE[i]}" ] || return 0
+	done
+	return 1
+}
 
 # kernel_known NAME: NAME is a row of configs/bases (a line or a tree).
-kernel_known() { _bases | awk -v n="$1" '$1 == n { f = 1 } END { exit !f }'; }
+kernel_known() { [ -n "$(_base_field _B_NAME "$1")" ]; }
 
 # kernel_line NAME: the line of kernel NAME.
-kernel_line() { _bases | awk -v n="$1" '$1 == n { print $2; exit }'; }
+kernel_line() { _base_field _B_LINE "$1"; }
 
 # base_default: the kernel 'make' works on when given none.
-base_default() { _bases | awk '$6 == "default" { print $1; exit }'; }
+base_default() {
+	local i
+	_bases_read
+	for i in "${!_B_NAME[@]}"; do
+		[ "${_B_DEFAULT[i]}" != default ] || { printf '%s\n' "${_B_NAME[i]}"; return 0; }
+	done
+}
 
 # base_package NAME / base_suite NAME: its Debian source package and the
 # suite it comes from ("-": none / the host's release).
-base_package() { _bases | awk -v b="$1" '$1 == b { print $4; exit }'; }
-base_suite() { _bases | awk -v b="$1" '$1 == b { print $5; exit }'; }
+base_package() { _base_field _B_PKG "$1"; }
+base_suite() { _base_field _B_SUITE "$1"; }
 
 # bases_with_package: the kernel names Debian ships a tree for, in order.
-bases_with_package() { _bases | awk '$4 != "-" { print $1 }'; }
+bases_with_package() {
+	local i
+	_bases_read
+	for i in "${!_B_NAME[@]}"; do
+		[ "${_B_PKG[i]}" = - ] || printf '%s\n' "${_B_NAME[i]}"
+	done
+}
 
 # base_of_version VERSION: the line of the first row whose VERSION.PATCHLEVEL
 # globs match VERSION (6.12.117 -> 6.12, 7.3.4 -> mainline), or nothing.
@@ -75,22 +131,57 @@ base_nearest() {
 
 # --- patches ----------------------------------------------------------------
 
-# patch_files PATCH: "PATH PRE POST MODE" for each file of PATCH, in order;
-# MODE is the new file's mode for a created file, "deleted" for a removed
-# one, "-" otherwise.  The one parser of a patch's file list.
+# patch_files PATCH...: "PATH PRE POST MODE" for each file of each PATCH,
+# in order; MODE is the new file's mode for a created file, "deleted" for
+# a removed one, "-" otherwise.  From patch_parse: the one parser of a
+# patch's file list.
 patch_files() {
-	awk 'function flush() { if (path != "") print path, pre, post, mode; path = "" }
-	FNR == 1 { flush() }
-	/^diff --git / { flush(); path = $4; sub(/^b\//, "", path); pre = post = "-"; mode = "-"; next }
-	path != "" && /^new file mode / { mode = $4; next }
-	path != "" && /^deleted file mode / { mode = "deleted"; next }
-	path != "" && /^index [0-9a-f]+\.\.[0-9a-f]+/ { split($2, h, /\.\./); pre = h[1]; post = h[2]; next }
-	/^(@@|---|\+\+\+) / { next }
-	END { flush() }' "$@"
+	local rows
+	patch_files_to rows "$@" || return
+	printf '%s' "$rows"
+}
+
+# patch_files_to VAR PATCH...: patch_files's rows into VAR, with no
+# subshell (read them with: while read -r path pre post mode; ... <<<"$VAR").
+patch_files_to() {
+	local -n _pf_out=$1
+	local f
+	shift
+	patch_parse "$@"
+	_pf_out=''
+	for f in "$@"; do
+		[ -n "${_PATCH_CHECK[$f]+set}" ] || { printf '%s: cannot read patch\n' "$f" >&2; return 2; }
+		_pf_out+=${_PATCH_ROWS[$f]}
+	done
 }
 
 # patch_paths PATCH...: the paths the patches change, sorted, once each.
-patch_paths() { [ $# -eq 0 ] || patch_files "$@" | awk '{ print $1 }' | sort -u; }
+patch_paths() {
+	local _pp=()
+	patch_paths_to _pp "$@" || return
+	[ ${#_pp[@]} -eq 0 ] || printf '%s\n' "${_pp[@]}"
+}
+
+# patch_paths_to ARRAY PATCH...: the same into ARRAY, with no subshell and
+# no sort process (a handful of paths; LC_ALL=C: byte order).
+patch_paths_to() {
+	local -n _pp_out=$1
+	local p i rows
+	local -A seen=()
+	shift
+	_pp_out=()
+	[ $# -gt 0 ] || return 0
+	patch_files_to rows "$@" || return
+	while read -r p _; do
+		{ [ -n "$p" ] && [ -z "${seen[$p]:-}" ]; } || continue
+		seen[$p]=1
+		for ((i = ${#_pp_out[@]}; i > 0; i--)); do
+			[[ ${_pp_out[i - 1]} > $p ]] || break
+			_pp_out[i]=${_pp_out[i - 1]}
+		done
+		_pp_out[i]=$p
+	done <<<"$rows"
+}
 
 # patch_subject PATCH: the Subject: header, unfolded, without "[PATCH...]".
 patch_subject() {
@@ -109,53 +200,58 @@ patch_meta() { patch_metadata "$1" | sed -n "s/^$2: //p"; }
 # index_preimages PATCH: "Preimage: PATH HASH" per file, from the index lines.
 index_preimages() { patch_files "$1" | awk '{ print "Preimage: " $1 " " $2 }'; }
 
-# _hunk_errors PATCH: prints the first problem and fails if a hunk's lines
-# do not add up to the counts in its @@ header (truncated or hand-edited).
-_hunk_errors() {
-	awk 'function flush() {
-		if (inhunk && (old != 0 || new != 0)) {
-			printf "hunk at line %d: %d old and %d new lines missing\n", start, old, new
-			bad = 1; exit 1
+# patch_parse PATCH...: read every PATCH not read yet in this process, with
+# one awk for all of them: _PATCH_ROWS[PATCH] (patch_files's rows) and
+# _PATCH_CHECK[PATCH] ("ok", or patch_check's verdict "usage|refused
+# MESSAGE").  A caller that will ask about many patches reads them all at
+# once first (series_load, base_detect): one process instead of two per
+# patch and question.  The checks, the first problem by rank: no Subject,
+# no diff section, no hunk; a hunk whose lines do not add up to its @@
+# counts (truncated or hand-edited); a rename; a file's path (escaping
+# the tree), index line, mode (a symlink made) and hunks (a section with
+# none, unless it changes a mode or makes or deletes an empty file: GNU
+# patch takes any other for "nothing to do", so a header-only or cut-off
+# patch would be "already present"); a symlink changed.
+declare -A _PATCH_ROWS=() _PATCH_CHECK=()
+patch_parse() {
+	local f todo=()
+	for f in "$@"; do
+		[ -n "${_PATCH_CHECK[$f]+set}" ] || [ ! -f "$f" ] || [ ! -r "$f" ] || todo+=("$f")
+	done
+	[ ${#todo[@]} -gt 0 ] || return 0
+	# awk writes the assignments (quoted for the shell), one eval reads them.
+	eval "$(awk '
+	function hflush() {
+		if (hin && (hold != 0 || hnew != 0) && herr == "")
+			herr = sprintf("hunk at line %d: %d old and %d new lines missing", hstart, hold, hnew)
+		hin = 0
+	}
+	# _hunk_errors: each hunk read as far as its @@ counts say.
+	function hline(   c) {
+		if (herr != "") return
+		if (/^@@ /) {
+			hflush()
+			split($2, o, ","); split($3, w, ",")
+			hold = (2 in o) ? o[2] : 1; hnew = (2 in w) ? w[2] : 1
+			hstart = FNR; hin = 1; return
 		}
-		inhunk = 0
-	}
-	/^@@ / {
-		flush()
-		split($2, o, ","); split($3, n, ",")
-		old = (2 in o) ? o[2] : 1; new = (2 in n) ? n[2] : 1
-		start = NR; inhunk = 1; next
-	}
-	inhunk && (old > 0 || new > 0) {
-		c = substr($0, 1, 1)
-		if (c == " " || $0 == "") { old--; new-- }
-		else if (c == "-") old--
-		else if (c == "+") new--
-		else if (c == "\\") { }
-		else flush()
-		if (old < 0 || new < 0) {
-			printf "hunk at line %d: more lines than its header says\n", start
-			bad = 1; exit 1
+		if (hin && (hold > 0 || hnew > 0)) {
+			c = substr($0, 1, 1)
+			if (c == " " || $0 == "") { hold--; hnew-- }
+			else if (c == "-") hold--
+			else if (c == "+") hnew--
+			else if (c == "\\") { }
+			else hflush()
+			if (hold < 0 || hnew < 0)
+				herr = sprintf("hunk at line %d: more lines than its header says", hstart)
+			return
 		}
-		next
+		if (hin && /^\\ /) return
+		hflush()
 	}
-	inhunk && /^\\ / { next }
-	{ flush() }
-	END { if (!bad) flush(); exit bad }' "$1"
-}
-
-# patch_check PATCH: dies (EX_USAGE, or EX_REFUSED for a path that leaves
-# the tree or a symlink) unless PATCH is a format-patch mbox the scripts
-# can apply exactly: full-length index lines, hunks that add up, no renames,
-# no diff section without a hunk (unless it changes a mode or makes or
-# deletes an empty file).  One awk pass for the headers (the first problem
-# by rank: no Subject, no diff section, no hunk, a rename, a file's path,
-# index line, mode and hunks, a symlink changed), one for the hunk counts.
-patch_check() {
-	local p=$1 name err
-	name=${p##*/}
-	[ -f "$p" ] || die "$EX_USAGE" "$p: patch listed in the series is missing"
-	[ -r "$p" ] || die "$EX_USAGE" "$p: cannot read patch"
-	err=$(awk 'function file_end() {
+	function shq(v) { gsub(/\047/, "\047\\\047\047", v); return "\047" v "\047" }
+	function file_end() {
+		if (path != "") print "_PATCH_ROWS[" cur "]+=" shq(path " " pre " " post " " mode) "$\047\\n\047"
 		if (path == "" || ferr != "") { path = ""; return }
 		q = "/" path "/"
 		if (substr(q, 1, 2) == "//" || index(q, "/../") || index(q, "/./"))
@@ -170,6 +266,26 @@ patch_check() {
 			ferr = "usage malformed patch: the diff section of " path " has no hunk"
 		path = ""
 	}
+	function patch_end(   v) {
+		hflush(); file_end()
+		if (!subj) v = "usage malformed patch: no Subject: header (not a format-patch mbox)"
+		else if (!ndiff) v = "usage malformed patch: no '"'"'diff --git'"'"' section"
+		else if (!hunk) v = "usage malformed patch: no hunk"
+		else if (herr != "") v = "usage malformed patch: " herr
+		else if (rename != "") v = rename
+		else if (ferr != "") v = ferr
+		else if (link) v = "refused changes a symlink: not supported"
+		else v = "ok"
+		print "_PATCH_CHECK[" cur "]=" shq(v)
+	}
+	FNR == 1 {
+		if (NR > 1) patch_end()
+		cur = shq(FILENAME)
+		print "_PATCH_ROWS[" cur "]=\047\047"
+		subj = hunk = ndiff = link = shunk = meta = hin = 0
+		rename = ferr = herr = path = ""
+	}
+	{ hline() }
 	/^Subject: / { subj = 1 }
 	/^@@ -[0-9]/ { hunk = shunk = 1 }
 	/^diff --git / {
@@ -178,31 +294,31 @@ patch_check() {
 		if (a != b && rename == "") rename = "usage malformed patch: renames are not supported (" $3 " -> " $4 ")"
 		path = b; pre = post = mode = "-"; shunk = meta = 0; next
 	}
-	# A section with no hunk must change a mode or make or delete an
-	# empty file: GNU patch takes any other for "nothing to do" (a
-	# header-only or cut-off patch would be "already present").
+	/^(@@|---|\+\+\+) / { next }
 	path != "" && /^(old|new) mode / { meta = 1; next }
 	path != "" && /^new file mode / { mode = $4; meta = 1; next }
 	path != "" && /^deleted file mode / { mode = "deleted"; meta = 1; next }
 	path != "" && /^index [0-9a-f]+\.\.[0-9a-f]+/ { split($2, h, /\.\./); pre = h[1]; post = h[2] }
 	/^index [0-9a-f]*\.\.[0-9a-f]* 120000$/ { link = 1 }
-	END {
-		file_end()
-		if (!subj) print "usage malformed patch: no Subject: header (not a format-patch mbox)"
-		else if (!ndiff) print "usage malformed patch: no '"'"'diff --git'"'"' section"
-		else if (!hunk) print "usage malformed patch: no hunk"
-		else print "hunks"
-		if (rename != "") print rename
-		else if (ferr != "") print ferr
-		else if (link) print "refused changes a symlink: not supported"
-	}' "$p")
-	local first=${err%%$'\n'*} rest
-	rest=${err#"$first"}
-	rest=${rest#$'\n'}
-	[ "$first" = hunks ] || _patch_die "$name" "$first"
-	first=$(_hunk_errors "$p") || die "$EX_USAGE" "$name: malformed patch: $first"
-	[ -z "$rest" ] || _patch_die "$name" "$rest"
-	return 0
+	END { if (NR > 0) patch_end() }' "${todo[@]}")"
+	# An empty file: awk saw no line of it.
+	for f in "${todo[@]}"; do
+		[ -n "${_PATCH_CHECK[$f]+set}" ] && continue
+		_PATCH_ROWS[$f]=''
+		_PATCH_CHECK[$f]="usage malformed patch: no Subject: header (not a format-patch mbox)"
+	done
+}
+
+# patch_check PATCH: dies (EX_USAGE, or EX_REFUSED for a path that leaves
+# the tree or a symlink) unless PATCH is a format-patch mbox the scripts
+# can apply exactly (patch_parse's checks): full-length index lines, hunks
+# that add up, no renames, no diff section without a hunk.
+patch_check() {
+	local p=$1
+	[ -f "$p" ] || die "$EX_USAGE" "$p: patch listed in the series is missing"
+	[ -r "$p" ] || die "$EX_USAGE" "$p: cannot read patch"
+	patch_parse "$p"
+	[ "${_PATCH_CHECK[$p]}" = ok ] || _patch_die "${p##*/}" "${_PATCH_CHECK[$p]}"
 }
 
 # _patch_die NAME "usage|refused MESSAGE": patch_check's error.
@@ -227,6 +343,10 @@ series_load() {
 	[ -d "$dir" ] || die "$EX_USAGE" "$dir: no series directory for base $base"
 	[ -f "$dir/series" ] || die "$EX_USAGE" "$dir/series: missing series file"
 	SERIES_ENTRIES=() SERIES_FILE=() SERIES_NOTE=()
+	# Every patch it may use, read by one process.
+	local all=()
+	for f in "$dir"/*.patch ${extra:+"$extra"/*}; do [ ! -f "$f" ] || all+=("$f"); done
+	[ ${#all[@]} -eq 0 ] || patch_parse "${all[@]}"
 	while IFS= read -r line || [ -n "$line" ]; do
 		n=$((n + 1))
 		case $line in
@@ -489,7 +609,11 @@ patch_apply_to() {
 record_exists() { [ -f "$1/$RECORD_DIR/series" ] && [ -f "$1/$RECORD_DIR/base" ]; }
 
 # record_base TREE: the line recorded, or nothing.
-record_base() { [ ! -f "$1/$RECORD_DIR/base" ] || cat "$1/$RECORD_DIR/base"; }
+record_base() {
+	local b=''
+	[ ! -f "$1/$RECORD_DIR/base" ] || read -r b <"$1/$RECORD_DIR/base" || true
+	[ -z "$b" ] || printf '%s\n' "$b"
+}
 
 # record_load TREE: RECORD_ENTRIES, newest first: "applied NAME" (its
 # patch is TREE/RECORD_DIR/NAME) or "present NAME" (was already there).
@@ -554,52 +678,77 @@ build_sources() {
 
 # --- which line a tree belongs to ---------------------------------------------
 
-# _blob_score TREE BASE: "MATCHING TOTAL" over the files BASE's patches
-# touch: how many are at a pre- or post-image of a patch.
+# tree_blobs TREE PATH...: TREE_BLOB[PATH], the git blob of each PATH that
+# is a regular file in TREE (not a symlink; "" for none), hashed by one run
+# of git; an absolute PATH is a file outside TREE (a patch, say).
+declare -A TREE_BLOB=()
+tree_blobs() {
+	local tree=$1 p f i paths=() hashes=()
+	shift
+	for p in "$@"; do
+		[ -z "${TREE_BLOB[$p]+set}" ] || continue
+		case $p in /*) f=$p ;; *) f=$tree/$p ;; esac
+		if [ -f "$f" ] && [ ! -L "$f" ]; then paths+=("$p"); else TREE_BLOB[$p]=''; fi
+	done
+	[ ${#paths[@]} -gt 0 ] || return 0
+	mapfile -t hashes < <(cd "$tree" && git hash-object --no-filters -- "${paths[@]}")
+	for i in "${!paths[@]}"; do TREE_BLOB[${paths[i]}]=${hashes[i]:-}; done
+}
+
+# _blob_score BASE: BS_MATCH of BS_TOTAL files BASE's patches touch are at
+# a pre- or post-image of a patch (TREE_BLOB holds the tree's blobs).
 _blob_score() {
-	local dir=$PATCHES_DIR/$2 path pre post h match=0 total=0 _rows=() _paths=() _hashes=() i r
-	local -A _blob=() _seen=()
-	[ -f "$dir/series" ] || { echo "0 0"; return; }
+	local dir=$PATCHES_DIR/$1 path pre post h rows
+	BS_MATCH=0 BS_TOTAL=0
+	[ -f "$dir/series" ] || return 0
 	local line_patches=("$dir"/*.patch)
-	[ -f "${line_patches[0]}" ] || { echo "0 0"; return; }
-	# Every file of every patch, hashed in one run of git.
-	mapfile -t _rows < <(patch_files "${line_patches[@]}")
-	for r in ${_rows[@]+"${_rows[@]}"}; do
-		path=${r%% *}
-		if [ -n "${_seen[$path]:-}" ] || [ ! -f "$1/$path" ] || [ -L "$1/$path" ]; then continue; fi
-		_seen[$path]=1
-		_paths+=("$path")
-	done
-	if [ ${#_paths[@]} -gt 0 ]; then
-		mapfile -t _hashes < <(cd "$1" && git hash-object --no-filters -- "${_paths[@]}")
-		for i in "${!_paths[@]}"; do _blob[${_paths[i]}]=${_hashes[i]:-}; done
-	fi
-	for r in ${_rows[@]+"${_rows[@]}"}; do
-		read -r path pre post _ <<<"$r"
-		total=$((total + 1))
-		h=${_blob[$path]:-}
+	[ -f "${line_patches[0]}" ] || return 0
+	patch_files_to rows "${line_patches[@]}"
+	while read -r path pre post _; do
+		[ -n "$path" ] || continue
+		BS_TOTAL=$((BS_TOTAL + 1))
+		h=${TREE_BLOB[$path]:-}
 		[ -n "$h" ] || continue
-		case $h in "$pre"* | "$post"*) match=$((match + 1)) ;; esac
-	done
-	echo "$match $total"
+		case $h in "$pre"* | "$post"*) BS_MATCH=$((BS_MATCH + 1)) ;; esac
+	done <<<"$rows"
 }
 
 # base_detect TREE: set BASE and BASE_EVIDENCE for TREE: the line its record
 # names; else the line most of whose touched files are at a pre- or
 # post-image blob; else the line whose version globs match the Makefile's.
-# Dies when none decides.
+# Dies when none decides.  Leaves the blobs it read in TREE_BLOB.
 base_detect() {
-	local tree=$1 b m t best='' best_m=0 tie=0 scores='' version
-	b=$(record_base "$tree")
+	local tree=$1 b='' m t best='' best_m=0 tie=0 scores='' version all=() paths=()
+	[ ! -f "$tree/$RECORD_DIR/base" ] || read -r b <"$tree/$RECORD_DIR/base" || true
 	if [ -n "$b" ]; then
 		BASE=$b BASE_EVIDENCE="the record of the earlier apply ($RECORD_DIR/base)"
 		return
 	fi
-	for b in $(bases_known); do
+	local lines=() i
+	_bases_read
+	for i in "${!_B_NAME[@]}"; do [ "${_B_NAME[i]}" != "${_B_LINE[i]}" ] || lines+=("${_B_NAME[i]}"); done
+	for b in "${lines[@]}"; do
 		# A patches directory may leave a base out, not half of one.
 		[ ! -d "$PATCHES_DIR/$b" ] || [ -f "$PATCHES_DIR/$b/series" ] ||
 			die "$EX_USAGE" "$PATCHES_DIR/$b/series: missing series file"
-		read -r m t < <(_blob_score "$tree" "$b")
+		for m in "$PATCHES_DIR/$b"/*.patch; do [ ! -f "$m" ] || all+=("$m"); done
+	done
+	# Every line's patches read, and every file they touch hashed, at once.
+	if [ ${#all[@]} -gt 0 ]; then
+		patch_parse "${all[@]}"
+		local -A seen=()
+		local rows
+		patch_files_to rows "${all[@]}"
+		while read -r m _; do
+			{ [ -n "$m" ] && [ -z "${seen[$m]:-}" ]; } || continue
+			seen[$m]=1
+			paths+=("$m")
+		done <<<"$rows"
+		[ ${#paths[@]} -eq 0 ] || tree_blobs "$tree" "${paths[@]}"
+	fi
+	for b in "${lines[@]}"; do
+		_blob_score "$b"
+		m=$BS_MATCH t=$BS_TOTAL
 		scores+="${scores:+, }$b $m/$t"
 		if [ "$m" -gt "$best_m" ]; then best=$b best_m=$m tie=0
 		elif [ "$m" -eq "$best_m" ] && [ "$m" -gt 0 ]; then tie=1

@@ -33,6 +33,11 @@ state_ok() {
 	expect_eq "$(leftovers "$1")" "" "left over after $4"
 }
 export -f is_after_done state_ok points
+# apply_int: apply with SIGINT, SIGTERM and SIGHUP at their defaults: a
+# test started as a background job of a non-interactive shell has them
+# ignored, and bash cannot trap a signal ignored when it started.
+apply_int() { env --default-signal=INT,TERM,HUP "$SCRIPTS/apply" "$@"; }
+export -f apply_int
 
 for k in ${T0035_KERNELS:-7.3 6.12 6.1}; do
 	export k
@@ -53,7 +58,7 @@ for k in ${T0035_KERNELS:-7.3 6.12 6.1}; do
 		d=$TEST_DIR/$k && test -s "$d/apply.points" &&
 		for n in $(points "$k" "$d/apply.points"); do
 			rm -rf "$d/t" && cp -a "$d/pristine" "$d/t"
-			rc=0; OVERLAY_TEST_FAULT=$n:INT apply "$d/t" >/dev/null 2>"$d/err" || rc=$?
+			rc=0; OVERLAY_TEST_FAULT=$n:INT apply_int "$d/t" >/dev/null 2>"$d/err" || rc=$?
 			expect_eq "$rc" 130 "exit at point $n ($(sed -n "${n}p" "$d/apply.points"))"
 			state_ok "$d/t" "$d/pristine.sum" "$(is_after_done "$d/apply.points" "$n" && cat "$d/applied.sum")" "point $n"
 		done
@@ -77,7 +82,7 @@ for k in ${T0035_KERNELS:-7.3 6.12 6.1}; do
 		d=$TEST_DIR/$k && test -s "$d/reverse.points" &&
 		for n in $(points "$k" "$d/reverse.points"); do
 			rm -rf "$d/t" && cp -a "$d/applied" "$d/t"
-			rc=0; OVERLAY_TEST_FAULT=$n:INT apply --reverse "$d/t" >/dev/null 2>&1 || rc=$?
+			rc=0; OVERLAY_TEST_FAULT=$n:INT apply_int --reverse "$d/t" >/dev/null 2>&1 || rc=$?
 			expect_eq "$rc" 130 "exit at point $n of --reverse"
 			state_ok "$d/t" "$d/applied.sum" "$(is_after_done "$d/reverse.points" "$n" && cat "$d/pristine.sum")" "point $n of --reverse"
 			rm -rf "$d/t" && cp -a "$d/applied" "$d/t"

@@ -225,4 +225,44 @@ test_expect_success 'a journal from a run on another machine: rolled back there,
 	expect_eq "$(tree_sum "$TEST_DIR/there")" "$(cat "$TEST_DIR/pristine.sum")" "the copy after --reverse"
 '
 
+# An intent without its "end" line was cut short (a crash while it was
+# written): nothing of the tree was written after it, so the next run only
+# removes the journal.  A rollback of it would take its last, cut path for
+# a file the run created and remove it.
+test_expect_success 'an intent cut short (no end line): the journal removed, nothing of the tree touched' '
+	cp -a "$TEST_DIR/pristine" "$TEST_DIR/cut" &&
+	echo "user data" >"$TEST_DIR/cut/lib/te" &&
+	mkdir -p "$TEST_DIR/cut/.overlay-applied/journal/orig" &&
+	printf "txid 1-2\nrecord-dir made\nreplace 1 %s include/vdso/unaligned.h\ncreate 2 - lib/te" \
+		"$(git hash-object "$TEST_DIR/cut/include/vdso/unaligned.h")" >"$TEST_DIR/cut/.overlay-applied/journal/intent" &&
+	expect_exit 1 apply --dry-run "$TEST_DIR/cut" &&
+	expect_exit 0 apply "$TEST_DIR/cut" &&
+	grep -q "removed the journal of a run interrupted before it wrote anything" "$TEST_DIR/stderr" &&
+	expect_eq "$(cat "$TEST_DIR/cut/lib/te")" "user data" "the user file the cut path names" &&
+	rm "$TEST_DIR/cut/lib/te" &&
+	expect_eq "$(tree_sum "$TEST_DIR/cut")" "$(cat "$TEST_DIR/applied.sum")" "the tree after apply"
+'
+
+# A second apply trusts the record of the first (its blobs file) as quilt
+# trusts .pc/: no patch is tried again; a touched file edited since, or a
+# patch changed in the series, is tried again.  GNU patch is counted
+# through a shim first on PATH.
+test_expect_success 'apply again trusts the record: no patch run; an edited file or patch is tried again' '
+	cp -a "$TEST_DIR/applied" "$TEST_DIR/again" &&
+	mkdir -p "$TEST_DIR/shim" &&
+	printf "#!/bin/sh\necho \"\$*\" >>\"%s\"\nexec /usr/bin/patch \"\$@\"\n" "$TEST_DIR/patch-runs" >"$TEST_DIR/shim/patch" &&
+	chmod +x "$TEST_DIR/shim/patch" &&
+	PATH=$TEST_DIR/shim:$PATH expect_exit 0 apply "$TEST_DIR/again" &&
+	expect_statuses "$P1=already present" "$P3=already present" "$P6=already present" &&
+	test ! -e "$TEST_DIR/patch-runs" &&
+	echo "/* vendor */" >>"$TEST_DIR/again/arch/arm64/lib/clear_user.S" &&
+	cp -R "$TOP/patches" "$TEST_DIR/patches" &&
+	# Another 0005: its index line names another post-image, so neither
+	# the record nor the blobs decide it.
+	sed -i "s/^index \([0-9a-f]*\)\.\.[0-9a-f]*/index \1..1234567890123456789012345678901234567890/" "$TEST_DIR/patches/mainline/$P5" &&
+	PATH=$TEST_DIR/shim:$PATH expect_exit 0 apply --patches "$TEST_DIR/patches" "$TEST_DIR/again" &&
+	expect_statuses "$P4=already present" "$P5=already present" &&
+	expect_eq "$(grep -o "0[0-9]*-[a-z0-9-]*\.patch" "$TEST_DIR/patch-runs" | sort -u | paste -sd " " -)" "$P4 $P5" "patches tried"
+'
+
 test_done
