@@ -767,14 +767,16 @@ base_detect() {
 # series_hash BASE [EXTRA]: one hash of what applying BASE's series means:
 # the series file, every patch in patches/BASE and the override layer.
 series_hash() {
-	local f
-	{
-		for f in "$PATCHES_DIR/$1"/* ${2:+"$2"/*}; do
-			[ -f "$f" ] || continue
-			printf '%s ' "${f##*/}"
-			sha256sum <"$f"
-		done
-	} | sha256sum | cut -c1-16
+	local f h p files=() sum
+	for f in "$PATCHES_DIR/$1"/* ${2:+"$2"/*}; do [ ! -f "$f" ] || files+=("$f"); done
+	# "NAME SHA256  -" per file (as sha256sum <FILE prints it), hashed
+	# again: two processes for the lot.
+	read -r sum _ < <(
+		[ ${#files[@]} -eq 0 ] ||
+			sha256sum -- "${files[@]}" | while read -r h p; do printf '%s %s  -\n' "${p##*/}" "$h"; done |
+			sha256sum)
+	[ ${#files[@]} -gt 0 ] || read -r sum _ < <(sha256sum </dev/null)
+	printf '%s\n' "${sum:0:16}"
 }
 
 # --- the patch a piece of evidence is about -----------------------------------
