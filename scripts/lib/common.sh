@@ -172,6 +172,15 @@ owner_unwritable() {
 	return 1
 }
 
+# empty_dir DIR: DIR is a directory (not a symlink) with nothing in it,
+# told by bash alone.
+empty_dir() {
+	local f
+	[ -d "$1" ] && [ ! -L "$1" ] || return 1
+	for f in "$1"/* "$1"/.[!.]* "$1"/..?*; do [ -e "$f" ] || [ -L "$f" ] && return 1; done
+	return 0
+}
+
 # need_cmd CMD...: fail with a clear message if a command is missing.
 need_cmd() {
 	local c

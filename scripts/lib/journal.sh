@@ -14,8 +14,10 @@
 # files of each directory, one sync per phase.  Source it after common.sh
 # and series.sh.
 
-# The journal: RECORD_DIR/journal/ with intent, orig/, new/ and done.
-JOURNAL=$RECORD_DIR/journal
+# The journal (series.sh names it: RECORD_DIR/journal/) holds intent,
+# orig/, new/ and done.
+# shellcheck disable=SC2034 # read by scripts/apply, which loads this once
+JOURNAL_LIB=1
 
 # journal_state TREE: none, unfinished (roll back), done (clean up) or
 # partial (no intent, or one cut short before its "end" line: nothing was
@@ -70,14 +72,6 @@ _owned_like() { [ "$EUID" -ne 0 ] || chown --reference="$2" -- "$1" 2>/dev/null 
 # without a subshell either.
 _dir() { case $1 in */*) printf '%s\n' "${1%/*}" ;; *) echo . ;; esac; }
 _dirto() { case $2 in */*) printf -v "$1" '%s' "${2%/*}" ;; *) printf -v "$1" . ;; esac; }
-
-# _empty_dir DIR: DIR is a directory with nothing in it (bash alone).
-_empty_dir() {
-	local f
-	[ -d "$1" ] && [ ! -L "$1" ] || return 1
-	for f in "$1"/* "$1"/.[!.]* "$1"/..?*; do [ -e "$f" ] || [ -L "$f" ] && return 1; done
-	return 0
-}
 
 # journal_space TREE STAGE PATH...: fail (EX_REFUSED, one line) unless the
 # file system of TREE has room for the new files of the PATHs (their
@@ -229,7 +223,7 @@ journal_write() {
 		for p in "${gones[@]}"; do
 			_dirto d "$p"
 			order+=("$d")
-			while [ "$d" != . ] && [ "$d" != "$RECORD_DIR" ] && _empty_dir "$tree/$d"; do
+			while [ "$d" != . ] && [ "$d" != "$RECORD_DIR" ] && empty_dir "$tree/$d"; do
 				rmdir "$tree/$d" || break
 				_dirto d "$d"
 			done
@@ -258,7 +252,7 @@ journal_clean() {
 	local tree=$1
 	rm -rf "${tree:?}/$JOURNAL"
 	_fault "clean"
-	! _empty_dir "$tree/$RECORD_DIR" || rmdir "$tree/$RECORD_DIR" 2>/dev/null || true
+	! empty_dir "$tree/$RECORD_DIR" || rmdir "$tree/$RECORD_DIR" 2>/dev/null || true
 }
 
 # journal_rollback TREE: undo what an unfinished run wrote, from its journal:
@@ -271,7 +265,7 @@ journal_rollback() {
 	# No intent yet, or one cut short: nothing of the tree was written.
 	if ! _intent_complete "$j/intent"; then
 		rm -rf "${tree:?}/$JOURNAL"
-		! _empty_dir "$tree/$RECORD_DIR" || rmdir "$tree/$RECORD_DIR" 2>/dev/null || true
+		! empty_dir "$tree/$RECORD_DIR" || rmdir "$tree/$RECORD_DIR" 2>/dev/null || true
 		return 0
 	fi
 	while read -r line; do
@@ -292,12 +286,12 @@ journal_rollback() {
 			[ -d "$d" ] || mkdir -p "$d"
 			mv -f "$j/orig/$p" "$tree/$p" ;;
 		create) [ ! -e "$tree/$p" ] || rm -f "$tree/$p" ;;
-		dir) ! _empty_dir "$tree/$p" || rmdir "$tree/$p" 2>/dev/null || true ;;
+		dir) ! empty_dir "$tree/$p" || rmdir "$tree/$p" 2>/dev/null || true ;;
 		esac
 	done
 	_sync "$tree"
 	rm -rf "${tree:?}/$JOURNAL"
-	[ "$rec" != made ] || ! _empty_dir "$tree/$RECORD_DIR" || rmdir "$tree/$RECORD_DIR" 2>/dev/null || true
+	[ "$rec" != made ] || ! empty_dir "$tree/$RECORD_DIR" || rmdir "$tree/$RECORD_DIR" 2>/dev/null || true
 }
 
 # journal_recover TREE: before a run that writes, finish or undo the one a
@@ -312,7 +306,7 @@ journal_recover() {
 	none)
 		# An empty record directory: a run stopped just after making it,
 		# or just before removing it.
-		! _empty_dir "$tree/$RECORD_DIR" || rmdir "$tree/$RECORD_DIR" 2>/dev/null || true ;;
+		! empty_dir "$tree/$RECORD_DIR" || rmdir "$tree/$RECORD_DIR" 2>/dev/null || true ;;
 	'done')
 		journal_clean "$tree"
 		log "finished the clean-up of an interrupted run (it had written everything)" ;;

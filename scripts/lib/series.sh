@@ -20,6 +20,8 @@ PATCHES_DIR=${PATCHES_DIR:-$TOP/patches}
 # The record an apply leaves in the tree, like quilt's .pc/: base, series
 # (NAME applied|present per line, in order), a copy of each applied patch.
 RECORD_DIR=.overlay-applied
+# The journal of a run that writes the tree (scripts/lib/journal.sh).
+JOURNAL=$RECORD_DIR/journal
 
 # --- lines and kernels (configs/bases) ---------------------------------------
 
