@@ -165,6 +165,9 @@ journal_write() {
 	# Who owns what the run makes (root only: a user's tree stays the
 	# user's), from one stat for all of it.
 	if [ "$EUID" -eq 0 ]; then
+		# (A record directory this run made has no owner to read yet.)
+		# shellcheck disable=SC2004 # associative arrays (common.sh)
+		[ "$rec" != made ] || STAT_OWNER[$tree/$RECORD_DIR]=- STAT_MODE[$tree/$RECORD_DIR]=-
 		owners=("$tree")
 		for p in ${news[@]+"${news[@]}"} ${dirs[@]+"${dirs[@]}"}; do
 			if [ -f "$tree/$p" ]; then owners+=("$tree/$p"); else _dirto d "$tree/$p"; owners+=("$d"); fi

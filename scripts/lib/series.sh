@@ -214,7 +214,7 @@ index_preimages() { patch_files "$1" | awk '{ print "Preimage: " $1 " " $2 }'; }
 # none, unless it changes a mode or makes or deletes an empty file: GNU
 # patch takes any other for "nothing to do", so a header-only or cut-off
 # patch would be "already present"); a symlink changed.
-declare -A _PATCH_ROWS=() _PATCH_CHECK=()
+declare -A _PATCH_ROWS=() _PATCH_CHECK=() _PATCH_HUNKS=()
 patch_parse() {
 	local f todo=()
 	for f in "$@"; do
@@ -268,8 +268,10 @@ patch_parse() {
 			ferr = "usage malformed patch: the diff section of " path " has no hunk"
 		path = ""
 	}
-	function patch_end(   v) {
+	function patch_end(   v, i) {
 		hflush(); file_end()
+		for (i = 1; i <= nsec; i++)
+			print "_PATCH_HUNKS[" cur "]+=" shq(i " " secpath[i] " " secn[i]) "$\047\\n\047"
 		if (!subj) v = "usage malformed patch: no Subject: header (not a format-patch mbox)"
 		else if (!ndiff) v = "usage malformed patch: no '"'"'diff --git'"'"' section"
 		else if (!hunk) v = "usage malformed patch: no hunk"
@@ -283,14 +285,17 @@ patch_parse() {
 	FNR == 1 {
 		if (NR > 1) patch_end()
 		cur = shq(FILENAME)
-		print "_PATCH_ROWS[" cur "]=\047\047"
+		print "_PATCH_ROWS[" cur "]=\047\047; _PATCH_HUNKS[" cur "]=\047\047"
+		nsec = 0
 		subj = hunk = ndiff = link = shunk = meta = hin = 0
 		rename = ferr = herr = path = ""
 	}
 	{ hline() }
 	/^Subject: / { subj = 1 }
 	/^@@ -[0-9]/ { hunk = shunk = 1 }
+	/^@@ / && nsec { secn[nsec]++ }
 	/^diff --git / {
+		nsec++; secpath[nsec] = $4; sub(/^b\//, "", secpath[nsec]); secn[nsec] = 0
 		file_end(); ndiff++
 		a = $3; b = $4; sub(/^a\//, "", a); sub(/^b\//, "", b)
 		if (a != b && rename == "") rename = "usage malformed patch: renames are not supported (" $3 " -> " $4 ")"
@@ -306,7 +311,7 @@ patch_parse() {
 	# An empty file: awk saw no line of it.
 	for f in "${todo[@]}"; do
 		[ -n "${_PATCH_CHECK[$f]+set}" ] && continue
-		_PATCH_ROWS[$f]=''
+		_PATCH_ROWS[$f]='' _PATCH_HUNKS[$f]=''
 		_PATCH_CHECK[$f]="usage malformed patch: no Subject: header (not a format-patch mbox)"
 	done
 }
@@ -408,42 +413,33 @@ series_quilt() { awk '!/^#/ && NF { print $1 }' "$PATCHES_DIR/$1/series"; }
 
 # --- probing a patch against files -------------------------------------------
 
-# _hunk_results: from the verbose dry run in $_try_out, one line per hunk
-# of the patch, in order: "SECTION PATH N ok|no" (SECTION counts the
-# patch's "diff --git" sections from 1, PATH is b/'s path, N the hunk's
-# number in its section).  A hunk patch does not report as succeeded (a
-# missing file, a failure) is "no".  Needs _hunk_list of the patch in
-# $_hunks.
-_hunk_results() {
-	printf '%s\n' "$_try_out" | awk -v list="$_hunks" '
-	BEGIN {
-		n = split(list, l, "\n")
-		for (i = 1; i <= n; i++) if (l[i] != "") { split(l[i], f, " "); path[f[1]] = f[2]; count[f[1]] = f[3]; last = f[1] }
-	}
-	/[Ll]ooks like a .* diff to me/ { s++ }
-	s && /^Hunk #[0-9]+ succeeded at / { h = $2; sub(/^#/, "", h); ok[s, h] = 1 }
-	END {
-		for (i = 1; i <= last; i++)
-			for (h = 1; h <= count[i]; h++)
-				print i, path[i], h, ((i, h) in ok) ? "ok" : "no"
-	}'
-}
-
-# _hunk_list PATCH: "SECTION PATH HUNKS" per "diff --git" section of PATCH,
-# each hunk read as far as its @@ counts say.
-_hunk_list() {
-	awk '/^diff --git / && !left { s++; p = $4; sub(/^b\//, "", p); path[s] = p; n[s] = 0; next }
-	/^@@ / && !left && s {
-		n[s]++
-		split($2, o, ","); split($3, w, ",")
-		left = ((2 in o) ? o[2] : 1) + ((2 in w) ? w[2] : 1); next
-	}
-	left {
-		c = substr($0, 1, 1)
-		if (c == "-" || c == "+") left--; else if (c != "\\") left -= 2
-		if (left < 0) left = 0
-	}
-	END { for (i = 1; i <= s; i++) print i, path[i], n[i] }' "$1"
+# _hunk_results_to VAR HUNKS: from the verbose dry run in $_try_out, into
+# VAR one line per hunk of the patch, in order: "SECTION PATH N ok|no"
+# (SECTION counts the patch's "diff --git" sections from 1, PATH is b/'s
+# path, N the hunk's number in its section); HUNKS is the patch's
+# "SECTION PATH COUNT" lines (_PATCH_HUNKS).  A hunk patch does not report
+# as succeeded (a missing file, a failure) is "no".  Bash alone.
+_hunk_results_to() {
+	local -n _hr_out=$1
+	local line s=0 h i path n
+	local -A ok=()
+	while IFS= read -r line; do
+		case $line in
+		*[Ll]ooks\ like\ a\ *\ diff\ to\ me*) s=$((s + 1)) ;;
+		'Hunk #'[0-9]*' succeeded at '*)
+			h=${line#Hunk #}
+			[ $s -eq 0 ] || ok[$s,${h%% *}]=1 ;;
+		esac
+	done <<<"$_try_out"
+	_hr_out=''
+	while read -r i path n; do
+		[ -n "$i" ] || continue
+		for ((h = 1; h <= n; h++)); do
+			_hr_out+="$i $path $h ${ok[$i,$h]:+ok}"$'\n'
+		done
+	done <<<"$2"
+	_hr_out=${_hr_out// $'\n'/ no$'\n'}
+	_hr_out=${_hr_out%$'\n'}
 }
 
 # patch_changed_lines PATCH: per file ("FILE b/PATH"), its - and + lines in
@@ -513,14 +509,15 @@ probe_patch() {
 	local done_n=0 todo_n=0 neither_n=0 s n rr fr
 	local -A file_state=()
 	PROBE_STATUS='' PROBE_DETAIL='' PROBE_HUNKS=''
-	_hunks=$(_hunk_list "$p")
+	patch_parse "$p"
+	_hunks=${_PATCH_HUNKS[$p]:-}
 	# One verbose dry run each way gives the whole patch's answer and each
 	# hunk's: two runs of patch per patch, whatever its size.
 	! _patch_try "$d" "$p" --verbose --reverse --fuzz=0 || r_all=1
-	rev=$(_hunk_results)
+	_hunk_results_to rev "$_hunks"
 	local rev_out=$_try_out
 	! _patch_try "$d" "$p" --verbose --forward --fuzz=0 || f_all=1
-	fwd=$(_hunk_results)
+	_hunk_results_to fwd "$_hunks"
 	# A reverse that applies means the post-image is there.  A forward that
 	# applies on top of it does not mean the pre-image is: an added block
 	# whose context survives the addition (a Kconfig entry) goes on twice.
