@@ -422,20 +422,20 @@ series_quilt() { awk '!/^#/ && NF { print $1 }' "$PATCHES_DIR/$1/series"; }
 _hunk_results_to() {
 	local -n _hr_out=$1
 	local line s=0 h i path n
-	local -A ok=()
+	local -A _hr_ok=()
 	while IFS= read -r line; do
 		case $line in
 		*[Ll]ooks\ like\ a\ *\ diff\ to\ me*) s=$((s + 1)) ;;
 		'Hunk #'[0-9]*' succeeded at '*)
 			h=${line#Hunk #}
-			[ $s -eq 0 ] || ok[$s,${h%% *}]=1 ;;
+			[ $s -eq 0 ] || _hr_ok[$s,${h%% *}]=1 ;;
 		esac
 	done <<<"$_try_out"
 	_hr_out=''
 	while read -r i path n; do
 		[ -n "$i" ] || continue
 		for ((h = 1; h <= n; h++)); do
-			_hr_out+="$i $path $h ${ok[$i,$h]:+ok}"$'\n'
+			_hr_out+="$i $path $h ${_hr_ok[$i,$h]:+ok}"$'\n'
 		done
 	done <<<"$2"
 	_hr_out=${_hr_out// $'\n'/ no$'\n'}
