@@ -6,13 +6,13 @@
 # blob) is written and fsynced, and each original is kept as a hard link
 # (journal/orig/PATH), so a rollback needs no space.  The new contents are
 # staged in journal/new/PATH, on the tree's file system, and each file is
-# replaced by rename from there.  When the last write is done, a "done"
-# mark is written, then the journal removed.  The next run finds an
-# unfinished journal and rolls it back (or, marked done, finishes the
-# clean-up) before it does anything else.  Processes are counted: one cp
-# keeps every original, one stages every new file, one mv renames the
-# files of each directory, one sync per phase.  Source it after common.sh
-# and series.sh.
+# replaced by a link to its staged copy, renamed over it.  When the last
+# write is done, a "done" mark is written, then the journal removed.  The
+# next run finds an unfinished journal and rolls it back (or, marked done,
+# finishes the clean-up) before it does anything else.  Processes are
+# counted: one cp keeps every original, one stages every new file, one
+# puts them all in place (a link and a rename per file), one sync per
+# phase.  Source it after common.sh and series.sh.
 
 # The journal (series.sh names it: RECORD_DIR/journal/) holds intent,
 # orig/, new/ and done.
@@ -107,18 +107,21 @@ journal_space() {
 # blobs and owners already.  The intent ends with an "end" line: one
 # without it was cut short, before anything of the tree was written.
 journal_write() {
-	local tree=$1 stage=$2 txid=$3 j p n d pd op rec=existed line
+	local tree=$1 stage=$2 txid=$3 j p n d op rec=existed line
 	local olds=() news=() gones=() dirs=() order=() syncs=() owners=() up=()
 	local -A seen=() owner=()
 	shift 3
 	j=$tree/$JOURNAL
+	{ [ ! -e "$j" ] && [ ! -L "$j" ]; } || return 1
+	# The record directory (when this run makes it) and the journal's, by
+	# one mkdir, outermost first.
+	local mk=()
 	if [ ! -d "$tree/$RECORD_DIR" ]; then
-		mkdir "$tree/$RECORD_DIR" || return 1
+		mk=("$tree/$RECORD_DIR")
 		rec=made
 	fi
+	mkdir -- ${mk[@]+"${mk[@]}"} "$j" "$j/orig" "$j/new" || return 1
 	_fault "record directory"
-	{ [ ! -e "$j" ] && [ ! -L "$j" ]; } || return 1
-	mkdir "$j" "$j/orig" "$j/new" || return 1
 	for p in "$@"; do
 		if [ -f "$tree/$p" ]; then
 			olds+=("$p")
@@ -212,13 +215,22 @@ journal_write() {
 		seen[orig:$d]=1
 	done
 	_sync "$j/intent" ${syncs[@]+"${syncs[@]}"} "$j/orig" "$j"
-	# The renames, one mv per directory.
-	for d in ${order[@]+"${order[@]}"}; do
-		local srcs=()
-		for p in "${news[@]}"; do _dirto pd "$p"; [ "$pd" != "$d" ] || srcs+=("$j/new/$p"); done
-		mv -f -t "$tree/$d" -- "${srcs[@]}" || return 1
-		_fault "write $d"
-	done
+	# The writes, by one cp for every directory: "cp -lf" links each
+	# staged file under a fresh name beside its target and renames it over
+	# the target (coreutils' force_linkat), so each file is replaced
+	# atomically, as by mv, and the staged copy is the same inode.  Under
+	# the fault hook, one cp per directory, each a fault point: the tests
+	# stop a run with some directories written and others not.
+	if [ -z "${OVERLAY_TEST_FAULT:-}${OVERLAY_TEST_FAULT_LOG:-}" ]; then
+		[ ${#news[@]} -eq 0 ] || (cd "$j/new" && cp -lf --parents -t "$tree" -- "${news[@]}") || return 1
+	else
+		for d in ${order[@]+"${order[@]}"}; do
+			local part=() pd
+			for p in "${news[@]}"; do _dirto pd "$p"; [ "$pd" != "$d" ] || part+=("$p"); done
+			(cd "$j/new" && cp -lf --parents -t "$tree" -- "${part[@]}") || return 1
+			_fault "write $d"
+		done
+	fi
 	if [ ${#gones[@]} -gt 0 ]; then
 		(cd "$tree" && rm -f -- "${gones[@]}") || return 1
 		# A directory the removals empty goes too, as git and quilt leave

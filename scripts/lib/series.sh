@@ -343,17 +343,29 @@ _patch_die() {
 # present, not-needed or disabled), SERIES_FILE[NAME] (the patch to use,
 # for patch and present) and SERIES_NOTE[NAME] (the reason, or the override
 # it comes from).  Dies on a malformed series, entry or patch.
-declare -a SERIES_ENTRIES=()
+declare -a SERIES_ENTRIES=() _SERIES_CHECKS=()
 declare -A SERIES_FILE=() SERIES_NOTE=()
 series_load() {
+	series_read "$@"
+	series_check
+}
+
+# series_check: check every patch series_read found (the base's and the
+# overrides, in series order), read by one process; dies on the first bad.
+series_check() {
+	local f
+	[ ${#_SERIES_CHECKS[@]} -eq 0 ] || patch_parse "${_SERIES_CHECKS[@]}"
+	for f in ${_SERIES_CHECKS[@]+"${_SERIES_CHECKS[@]}"}; do patch_check "$f"; done
+}
+
+# series_read BASE [EXTRA]: series_load without reading the patches, for a
+# caller that may trust them (apply, when its record has their blobs) and
+# runs series_check otherwise.
+series_read() {
 	local base=$1 extra=${2:-} dir=$PATCHES_DIR/$1 line kind name reason f n=0
 	[ -d "$dir" ] || die "$EX_USAGE" "$dir: no series directory for base $base"
 	[ -f "$dir/series" ] || die "$EX_USAGE" "$dir/series: missing series file"
-	SERIES_ENTRIES=() SERIES_FILE=() SERIES_NOTE=()
-	# Every patch it may use, read by one process.
-	local all=()
-	for f in "$dir"/*.patch ${extra:+"$extra"/*}; do [ ! -f "$f" ] || all+=("$f"); done
-	[ ${#all[@]} -eq 0 ] || patch_parse "${all[@]}"
+	SERIES_ENTRIES=() SERIES_FILE=() SERIES_NOTE=() _SERIES_CHECKS=()
 	while IFS= read -r line || [ -n "$line" ]; do
 		n=$((n + 1))
 		case $line in
@@ -373,7 +385,7 @@ series_load() {
 		SERIES_ENTRIES+=("$kind $name")
 		SERIES_NOTE[$name]=$reason
 		if [ "$kind" != not-needed ]; then
-			patch_check "$dir/$name"
+			_SERIES_CHECKS+=("$dir/$name")
 			SERIES_FILE[$name]=$dir/$name
 		fi
 		f=$extra/$name
@@ -384,7 +396,7 @@ series_load() {
 			SERIES_NOTE[$name]="$f is empty"
 		else
 			# A vendor may also take a patch this base does not need.
-			patch_check "$f"
+			_SERIES_CHECKS+=("$f")
 			SERIES_ENTRIES[-1]="patch $name"
 			SERIES_FILE[$name]=$f
 			SERIES_NOTE[$name]="override: $f"
@@ -512,19 +524,20 @@ probe_patch() {
 	patch_parse "$p"
 	_hunks=${_PATCH_HUNKS[$p]:-}
 	# One verbose dry run each way gives the whole patch's answer and each
-	# hunk's: two runs of patch per patch, whatever its size.
+	# hunk's: at most two runs of patch per patch, whatever its size.
 	! _patch_try "$d" "$p" --verbose --reverse --fuzz=0 || r_all=1
-	_hunk_results_to rev "$_hunks"
-	local rev_out=$_try_out
-	! _patch_try "$d" "$p" --verbose --forward --fuzz=0 || f_all=1
-	_hunk_results_to fwd "$_hunks"
 	# A reverse that applies means the post-image is there.  A forward that
 	# applies on top of it does not mean the pre-image is: an added block
 	# whose context survives the addition (a Kconfig entry) goes on twice.
+	# So a forward run is not asked.
 	if [ "$dir" = forward ] && [ $r_all -eq 1 ]; then
 		PROBE_STATUS=present
 		return 0
 	fi
+	_hunk_results_to rev "$_hunks"
+	local rev_out=$_try_out
+	! _patch_try "$d" "$p" --verbose --forward --fuzz=0 || f_all=1
+	_hunk_results_to fwd "$_hunks"
 	if [ "$dir" = reverse ] && [ $f_all -eq 1 ] && [ $r_all -eq 0 ]; then
 		PROBE_STATUS=absent
 		return 0
@@ -600,6 +613,21 @@ patch_apply_to() {
 	local dir=--forward
 	[ "$3" = forward ] || dir=--reverse
 	patch -d "$1" -p1 --force --silent --no-backup-if-mismatch "$dir" --fuzz=0 -i "$2" >/dev/null
+}
+
+# patches_apply_to DIR DIRECTION PATCH...: the same for several PATCHes, in
+# the order given, by one run of GNU patch on their concatenation (read
+# without a process), as "cat *.patch | patch -p1" would.
+patches_apply_to() {
+	local d=$1 dir=--forward p _pa_text="" part
+	[ "$2" = forward ] || dir=--reverse
+	shift 2
+	[ $# -gt 0 ] || return 0
+	for p in "$@"; do
+		IFS= read -r -d '' part <"$p" || true
+		_pa_text+=$part
+	done
+	patch -d "$d" -p1 --force --silent --no-backup-if-mismatch "$dir" --fuzz=0 >/dev/null <<<"$_pa_text"
 }
 
 # --- the record of an apply -------------------------------------------------
