@@ -313,7 +313,9 @@ tree_files() {
 # git_tree VER: a git work tree of the pristine tree, one commit, made on
 # first use under build/git/ (a hard-linked copy, so about a minute and
 # the object store only) and shared by the tests that need git.  Read it,
-# never write it: its files are the pristine tree's.
+# never write it: its files are the pristine tree's.  No automatic gc: its
+# repack of some 80,000 loose objects would run for minutes in the
+# background of the tests that follow.
 git_tree() {
 	local dir=$TOP/build/git/linux-$1 tmp
 	if [ ! -d "$dir/.git" ]; then
@@ -323,6 +325,7 @@ git_tree() {
 		if ! { "$SCRIPTS/copy-tree" --link "$(kernel_tree "$1")" "$tmp" >/dev/null 2>&1 &&
 			git -C "$tmp" init -q &&
 			git -C "$tmp" -c core.looseCompression=1 add -A -f &&
+			git -C "$tmp" config gc.auto 0 &&
 			git -C "$tmp" -c user.name="Kernel Overlay Tests" -c user.email=tests@kernel-overlay.invalid \
 				commit -q -m "Linux $1 (Debian linux-source-$1, unpacked)" &&
 			mv "$tmp" "$dir"; }; then
