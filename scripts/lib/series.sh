@@ -650,13 +650,17 @@ record_load() {
 	record_exists "$1" ||
 		die "$EX_USAGE" "$1: nothing to reverse (no $RECORD_DIR/: the series was not applied by scripts/apply)"
 	RECORD_ENTRIES=()
+	local copies=() p
 	while read -r name st; do
 		case $st in
-		applied) patch_check "$rec/$name"; RECORD_ENTRIES=("applied $name" ${RECORD_ENTRIES[@]+"${RECORD_ENTRIES[@]}"}) ;;
+		applied) copies+=("$rec/$name"); RECORD_ENTRIES=("applied $name" ${RECORD_ENTRIES[@]+"${RECORD_ENTRIES[@]}"}) ;;
 		present) RECORD_ENTRIES=("present $name" ${RECORD_ENTRIES[@]+"${RECORD_ENTRIES[@]}"}) ;;
 		*) die "$EX_USAGE" "$rec/series: malformed record line '$name $st'" ;;
 		esac
 	done <"$rec/series"
+	# The copies of the applied patches, read by one process.
+	[ ${#copies[@]} -eq 0 ] || patch_parse "${copies[@]}"
+	for p in ${copies[@]+"${copies[@]}"}; do patch_check "$p"; done
 }
 
 # record_patches TREE: the applied patches' copies in the record.
