@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
-# Every shell script of the project is shellcheck-clean, and has --help.
+# Every shell script of the project is shellcheck-clean (through
+# scripts/check, the one place that runs it), and every command has
+# --help.
 # shellcheck source=tests/suite/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
-test_expect_success 'shellcheck: scripts, tests, .ci/run' '
-	cd "$TOP" &&
-	files=$(git ls-files scripts tests .ci | xargs awk "FNR == 1 && /^#!.*(ba)?sh/ { print FILENAME } { nextfile }") &&
-	test -n "$files" &&
-	# A few files per run, a run per core: with -x each run reads the
-	# libraries its files source again, and shellcheck uses one core.
-	printf "%s\n" $files | xargs -P "$(nproc)" -n 4 shellcheck -x
+test_expect_success 'shellcheck: every shell file of the project is clean (scripts/check --only shellcheck)' '
+	expect_exit 0 check --only shellcheck "$(kernel_tree 7.3)" &&
+	all_ok &&
+	n=$(tap_line "shellcheck: [0-9]+ scripts and tests$" | sed "s/.*shellcheck: \([0-9]*\) .*/\1/") &&
+	test "$n" -ge 90 || fail "only $n shell files checked"
+'
+
+# The check can fail: a stand-in shellcheck with a finding in one file
+# (the others pass) makes it a "not ok" with the finding, exit 1.
+test_expect_success 'a shellcheck finding fails the check and is shown' '
+	mkdir -p "$TEST_DIR/bin" &&
+	printf "#!/bin/sh\ncase \" \$* \" in *\" scripts/apply \"*) echo \"scripts/apply:1:1: warning: planted [SC0000]\"; exit 1 ;; esac\n" \
+		>"$TEST_DIR/bin/shellcheck" && chmod +x "$TEST_DIR/bin/shellcheck" &&
+	PATH=$TEST_DIR/bin:$PATH expect_exit 1 check --only shellcheck "$(kernel_tree 7.3)" &&
+	grep -q "^not ok [0-9]* - shellcheck: [0-9]* scripts and tests$" "$TEST_DIR/stdout" &&
+	grep -q "^#   scripts/apply:1:1: warning: planted \[SC0000\]$" "$TEST_DIR/stdout"
 '
 
 test_expect_success 'every command under scripts/ answers --help with its usage, exit 0' '
