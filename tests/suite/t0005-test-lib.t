@@ -53,4 +53,21 @@ test_expect_success 'a body whose commands all succeed passes' '
 	grep -qx "ok 1 - inner" "$TEST_DIR/tap"
 '
 
+# make test runs two chains side by side (tests/suite/testrules.yml): a
+# test that builds, boots or reads a kernel build in the other chain
+# would race the first chain for build/work/ and build/kbuild/.
+test_expect_success 'testrules.yml: every test that builds, boots or reads a kernel build is in the first chain' '
+	first=$(sed -n "s/^  - seq: tests\/suite\/t0{\([0-9,]*\)}-\*\.t$/\1/p" "$TOP/tests/suite/testrules.yml" | head -n 1) &&
+	test -n "$first" &&
+	n=0 &&
+	# (Comment lines aside, and this file, which names them.)
+	for t in $(grep -lE "^[^#]*(boot_tests|kbuild_prereq|work-tree|build-kernel|scripts/pipeline|lava-local|bench-boot)" "$TOP"/tests/suite/t*.t); do
+		[ "$t" != "$0" ] || continue
+		num=$(basename "$t" | sed "s/^t0\([0-9]*\)-.*/\1/")
+		n=$((n + 1))
+		case ",$first," in *",$num,"*) ;; *) fail "$(basename "$t") builds or reads a kernel build, but is not in the first chain" ;; esac
+	done &&
+	test "$n" -ge 8
+'
+
 test_done
