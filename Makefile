@@ -31,7 +31,7 @@ test: deps
 	TEST_REQUIRED_PREREQS="KBUILD_* TOOLROOT_*" HARNESS_RULESFILE=tests/suite/testrules.yml \
 		$(PROVE) -j2 --exec '' --timer tests/suite/t*.t
 
-# Timings of apply / apply again / reverse on the 6.12 tree.
+# Timings of apply / apply again / reverse next to quilt, on the default tree.
 bench: deps
 	scripts/bench/bench-apply
 
