@@ -10,7 +10,7 @@ TARGETS ?=
 TOOLCHAIN ?=
 PROVE ?= prove
 
-.PHONY: all deps toolchain-root-full test bench bench-boot evidence-armv5 evidence-loongarch-gcc lava-local clean distclean help
+.PHONY: all deps toolchain-root-full test test-long bench bench-boot evidence-armv5 evidence-loongarch-gcc lava-local clean distclean help
 
 all: deps
 	scripts/pipeline $(if $(KERNEL),--kernel $(KERNEL)) $(if $(TARGETS),--targets "$(TARGETS)") $(if $(TOOLCHAIN),--toolchain $(TOOLCHAIN))
@@ -29,6 +29,11 @@ toolchain-root-full: deps
 # and what reads them, and the rest; t0999 alone at the end.
 test: deps
 	TEST_REQUIRED_PREREQS="KBUILD_* TOOLROOT_*" HARNESS_RULESFILE=tests/suite/testrules.yml \
+		$(PROVE) -j2 --exec '' --timer tests/suite/t*.t
+
+# The same with the long tests too (the 6.1 boot cell): TEST_LONG=1.
+test-long: deps
+	TEST_LONG=1 TEST_REQUIRED_PREREQS="KBUILD_* TOOLROOT_* LONG" HARNESS_RULESFILE=tests/suite/testrules.yml \
 		$(PROVE) -j2 --exec '' --timer tests/suite/t*.t
 
 # Timings of apply / apply again / reverse next to quilt, on the default tree.
@@ -72,6 +77,7 @@ distclean:
 help:
 	@echo "make            deps, the default tree, apply, build, boot, evidence, report (build/report/)"
 	@echo "make test       the test suite (TAP, prove)"
+	@echo "make test-long  the test suite with its long tests (the 6.1 boot)"
 	@echo "make bench      apply, apply again, reverse next to quilt push -a/pop -a on the default tree"
 	@echo "make bench-boot cold/warm build and boot times per target (long)"
 	@echo "make evidence-armv5   whole ARMv5 kernel built 3 ways (opt-in, ~25 min; TOOLCHAIN=gcc-16 the reporter's GCC)"

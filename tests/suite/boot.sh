@@ -24,9 +24,11 @@ suites_of() {
 # boots with every expected suite passing: the guest init's, KUnit's memcpy,
 # the series' unaligned (0006), and usercopy (not on armv5, where the
 # fragment turns it off, nor on 6.1, which has no such suite).
+# BOOT_PREREQ: a prerequisite of every test made (LONG, say).
 boot_tests() {
-	local ver=$1 t suites passed skipped
+	local ver=$1 t suites passed skipped pre=()
 	shift
+	[ -z "${BOOT_PREREQ:-}" ] || pre=("$BOOT_PREREQ")
 	for t in "$@"; do
 		suites="guest_init memcpy unaligned usercopy" passed=15 skipped=1
 		if [ "$t" = armv5 ] || [ "$ver" = 6.1 ]; then
@@ -34,12 +36,12 @@ boot_tests() {
 		fi
 		# 6.1's memcpy suite has no slow cases to skip.
 		[ "$ver" != 6.1 ] || skipped=0
-		test_expect_success "$ver $t: builds; the fragments' symbols all survive" "
+		test_expect_success ${pre[@]+"${pre[@]}"} "$ver $t: builds; the fragments' symbols all survive" "
 			build_target $ver $t >\"\$TEST_DIR/obj-$t\" &&
 			jq -e '.build_seconds >= 0 and (.artifacts | length) >= 2' \"\$TEST_DIR/build-$ver-$t.json\" &&
 			grep -qx CONFIG_UNALIGNED_KUNIT_TEST=y \"\$(cat \"\$TEST_DIR/obj-$t\")/.config\"
 		"
-		test_expect_success "$ver $t: boots, every expected suite passes, the slow cases are skipped" "
+		test_expect_success ${pre[@]+"${pre[@]}"} "$ver $t: boots, every expected suite passes, the slow cases are skipped" "
 			expect_exit 0 boot --target $t --obj \"\$(cat \"\$TEST_DIR/obj-$t\")\" \
 				--initrd \"\$TEST_DIR/init-$t/initramfs.cpio\" --out \"\$TEST_DIR/boot-$t\" \
 				--json \"\$TEST_DIR/boot-$t.json\" &&

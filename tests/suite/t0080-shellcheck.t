@@ -16,9 +16,7 @@ test_expect_success 'shellcheck: every shell file of the project is clean (scrip
 # The check can fail: a stand-in shellcheck with a finding in one file
 # (the others pass) makes it a "not ok" with the finding, exit 1.
 test_expect_success 'a shellcheck finding fails the check and is shown' '
-	mkdir -p "$TEST_DIR/bin" &&
-	printf "#!/bin/sh\ncase \" \$* \" in *\" scripts/apply \"*) echo \"scripts/apply:1:1: warning: planted [SC0000]\"; exit 1 ;; esac\n" \
-		>"$TEST_DIR/bin/shellcheck" && chmod +x "$TEST_DIR/bin/shellcheck" &&
+	stand_in shellcheck "case \" \$* \" in *\" scripts/apply \"*) echo \"scripts/apply:1:1: warning: planted [SC0000]\"; exit 1 ;; esac" &&
 	PATH=$TEST_DIR/bin:$PATH expect_exit 1 check --only shellcheck "$(kernel_tree 7.3)" &&
 	grep -q "^not ok [0-9]* - shellcheck: [0-9]* scripts and tests$" "$TEST_DIR/stdout" &&
 	grep -q "^#   scripts/apply:1:1: warning: planted \[SC0000\]$" "$TEST_DIR/stdout"

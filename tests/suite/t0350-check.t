@@ -47,13 +47,11 @@ test_expect_success 'a tools copy out of sync fails the header check' '
 # findings": a refusal must fail, and a finding must be counted.  The
 # stand-in runs the real cppcheck, then reports one finding more.
 test_expect_success 'cppcheck: a finding fails the check, a refused option is an error' '
-	mkdir -p "$TEST_DIR/bin" &&
-	printf "#!/bin/sh\n/usr/bin/cppcheck \"\$@\" || exit\necho \"tests/guest/init/init.c:1: warning: planted [planted]\"\n" \
-		>"$TEST_DIR/bin/cppcheck" && chmod +x "$TEST_DIR/bin/cppcheck" &&
+	stand_in cppcheck "/usr/bin/cppcheck \"\$@\" || exit" "echo \"tests/guest/init/init.c:1: warning: planted [planted]\"" &&
 	PATH=$TEST_DIR/bin:$PATH expect_exit 1 check --only cppcheck "$tree" &&
 	grep -q "^not ok [0-9]* - cppcheck: project C: [0-9]* files, 1 finding" "$TEST_DIR/stdout" &&
 	grep -q "tests/guest/init/init.c:1: warning: planted" "$TEST_DIR/stdout" &&
-	printf "#!/bin/sh\necho \"cppcheck: error: unknown --std value\"\nexit 1\n" >"$TEST_DIR/bin/cppcheck" &&
+	stand_in cppcheck "echo \"cppcheck: error: unknown --std value\"" "exit 1" &&
 	PATH=$TEST_DIR/bin:$PATH expect_exit 1 check --only cppcheck "$tree" &&
 	expect_last_error "cppcheck failed \(exit 1\): cppcheck: error: unknown --std value"
 '

@@ -48,6 +48,13 @@ declare -A _test_prereq=() _test_prereq_why=()
 # test_set_prereq NAME / test_lack_prereq NAME WHY
 test_set_prereq() { _test_prereq[$1]=1; }
 test_lack_prereq() { unset "_test_prereq[$1]"; _test_prereq_why[$1]=$2; }
+# LONG: a test 'make test' leaves out to keep within its time budget (a
+# cell of the boot matrix, say); 'make test-long' (TEST_LONG=1) runs it.
+if [ -n "${TEST_LONG:-}" ]; then
+	test_set_prereq LONG
+else
+	test_lack_prereq LONG "a long test, left out of make test: make test-long runs it"
+fi
 # test_have_prereq NAME[,NAME...]
 test_have_prereq() {
 	local p
@@ -253,6 +260,18 @@ _kbuild_check() {
 			{ echo "the $2 build of $1 in $obj was made from other sources than the tree has now"; exit 1; }
 		echo "$obj"
 	)
+}
+
+# stand_in NAME LINE...: $TEST_DIR/bin/NAME, a /bin/sh script of the
+# LINEs, to stand in for the tool NAME (with $TEST_DIR/bin first in PATH):
+# a check shown able to fail on a finding the real tool would not report.
+stand_in() {
+	local name=$1
+	shift
+	mkdir -p "$TEST_DIR/bin" &&
+		printf '#!/bin/sh\n' >"$TEST_DIR/bin/$name" &&
+		printf '%s\n' "$@" >>"$TEST_DIR/bin/$name" &&
+		chmod +x "$TEST_DIR/bin/$name"
 }
 
 # tap_line PATTERN: the one TAP result line of the last run matching the
