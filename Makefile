@@ -10,7 +10,7 @@ TARGETS ?=
 TOOLCHAIN ?=
 PROVE ?= prove
 
-.PHONY: all deps toolchain-root-full test test-long bench bench-boot evidence-armv5 evidence-loongarch-gcc lava-local clean distclean help
+.PHONY: all deps toolchain-root-full test test-long bench bench-boot evidence-armv5 evidence-loongarch-gcc defconfig-builds lava-local clean distclean help
 
 all: deps
 	scripts/pipeline $(if $(KERNEL),--kernel $(KERNEL)) $(if $(TARGETS),--targets "$(TARGETS)") $(if $(TOOLCHAIN),--toolchain $(TOOLCHAIN))
@@ -55,6 +55,13 @@ evidence-armv5: deps
 		$(if $(TOOLCHAIN),--toolchain $(TOOLCHAIN)) --json $(EVIDENCE_ARMV5)/evidence.json \
 		--markdown $(EVIDENCE_ARMV5)/evidence.md $(EVIDENCE_ARMV5)
 
+# Opt-in, not in CI: each target's FULL_DEFCONFIG kernel (x86_64_defconfig,
+# arm64 defconfig, imx_v4_v5_defconfig, loongson3_defconfig) built from
+# KERNEL with the series, and the object checks that read a target's
+# build run on it; results in build/defconfig-builds/VERSION/.
+defconfig-builds: deps
+	scripts/defconfig-builds $(if $(KERNEL),--kernel $(KERNEL)) $(if $(TARGETS),--targets "$(TARGETS)")
+
 # Opt-in: LoongArch's syscall_get_arguments() per compiler (GCC 14 to 16
 # from the toolchain root, clang-22), with syscall auditing: as shipped,
 # with 0005, and without -fno-builtin-mem*; a kernel build per compiler.
@@ -82,6 +89,7 @@ help:
 	@echo "make bench-boot cold/warm build and boot times per target (long)"
 	@echo "make evidence-armv5   whole ARMv5 kernel built 3 ways (opt-in, ~25 min; TOOLCHAIN=gcc-16 the reporter's GCC)"
 	@echo "make evidence-loongarch-gcc  LoongArch syscall_get_arguments() per compiler, GCC 14 to 16 (opt-in)"
+	@echo "make defconfig-builds  each target's defconfig kernel with the series, and its object checks (opt-in, hours cold)"
 	@echo "make lava-local       the LAVA QEMU jobs on LAVA's own dispatcher"
 	@echo "make KERNEL=6.1 | KERNEL=/path/to/tree   another tree"
 	@echo "make TARGETS=\"x86_64 armv5\"   some targets only"

@@ -202,6 +202,20 @@ test_expect_success 'ci-workflow, lava-jobs and merge-results fail on a bad tabl
 	expect_one_line_error "boards-all/armv5.conf:[0-9]+: REPEAT: set twice"
 '
 
+# defconfig-builds runs for hours: what it is given is checked before
+# any tree or build, the evidence tables it reads included.
+test_expect_success 'defconfig-builds: a bad target or check table is one error line, before any build' '
+	expect_exit 2 defconfig-builds --targets "armv5 nope" &&
+	expect_one_line_error "unknown target .nope." &&
+	expect_exit 2 defconfig-builds --frob &&
+	expect_one_line_error "unknown option: --frob" &&
+	mkdir "$TEST_DIR/ev" && cp "$TOP"/configs/evidence/SCHEMA "$TOP"/configs/evidence/*.conf "$TEST_DIR/ev/" &&
+	sed -i "s/{obj:arm64}/{tree}/" "$TEST_DIR/ev/layout-arm64.conf" &&
+	EVIDENCE_TABLES=$TEST_DIR/ev expect_exit 2 defconfig-builds --targets arm64 --out "$TEST_DIR/out" &&
+	expect_one_line_error "layout-arm64.conf: COMMAND: \{tree\}: not a placeholder a check of one build can have" &&
+	[ ! -e "$TEST_DIR/out" ]
+'
+
 test_expect_success 'the schemas: every key documented, no key in both' '
 	for s in targets boards; do
 		awk -v f="$s/SCHEMA" "/^[A-Z][A-Z0-9_]*(=|\$)/ && prev !~ /^#/ { print f \": undocumented: \" \$0; bad = 1 }
