@@ -65,9 +65,10 @@ defconfig-builds: deps
 # Opt-in: LoongArch's syscall_get_arguments() per compiler (GCC 14 to 16
 # from the toolchain root, clang-22), with syscall auditing: as shipped,
 # with 0005, and without -fno-builtin-mem*; a kernel build per compiler.
+EVIDENCE_LOONGARCH = build/evidence-loongarch$(if $(KERNEL),-$(notdir $(KERNEL)))
 evidence-loongarch-gcc: deps
 	scripts/evidence/syscall-args-loongarch/syscall-args-compilers $(if $(KERNEL),--kernel $(KERNEL)) \
-		--json build/evidence-loongarch/compilers.json --markdown build/evidence-loongarch/compilers.md
+		--json $(EVIDENCE_LOONGARCH)/compilers.json --markdown $(EVIDENCE_LOONGARCH)/compilers.md
 
 # The LAVA QEMU jobs of KERNEL's TARGETS on LAVA's own dispatcher (make
 # test runs the four targets on 7.3); results in build/lava-local/.

@@ -16,7 +16,7 @@ TEST_DIR=$TOP/build/tests/$TEST_NAME
 # library, scripts/lib, holds no commands).
 _test_path=$SCRIPTS
 for _d in "$SCRIPTS"/*/ "$SCRIPTS"/evidence/*/; do
-	case $_d in */lib/ | */evidence/) continue ;; esac
+	case $_d in */lib/) continue ;; esac
 	_test_path+=:${_d%/}
 done
 export PATH="$_test_path:$PATH" TOP SCRIPTS TEST_DIR
