@@ -56,9 +56,10 @@ evidence-armv5: deps
 		--markdown $(EVIDENCE_ARMV5)/evidence.md $(EVIDENCE_ARMV5)
 
 # Opt-in, not in CI: each target's FULL_DEFCONFIG kernel (x86_64_defconfig,
-# arm64 defconfig, imx_v4_v5_defconfig, loongson3_defconfig) built from
-# KERNEL with the series, and the object checks that read a target's
-# build run on it; results in build/defconfig-builds/VERSION/.
+# arm64 defconfig, imx_v4_v5_defconfig, loongson64_defconfig; before 7.x
+# loongson3_defconfig) built from KERNEL with the series, and the object
+# checks that read a target's build run on it; results in
+# build/defconfig-builds/VERSION/.
 defconfig-builds: deps
 	scripts/defconfig-builds $(if $(KERNEL),--kernel $(KERNEL)) $(if $(TARGETS),--targets "$(TARGETS)")
 

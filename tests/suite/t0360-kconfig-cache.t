@@ -2,7 +2,8 @@
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
 # scripts/stages/build-kernel's kconfig cache: the same inputs give a copy of the
 # cached .config, a changed Kconfig file does not; --toolchain picks
-# another compiler of the table.  Configure only: no kernel is compiled here.
+# another compiler of the table; --full takes the first defconfig of the
+# table the tree has.  Configure only: no kernel is compiled here.
 # shellcheck source=tests/suite/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -53,6 +54,22 @@ test_expect_success 'a toolchain the table does not list: one-line error' '
 	expect_one_line_error "toolchain .clang-14. not in x86_64.s TOOLCHAINS \(gcc clang-22 gcc-13 gcc-14 gcc-15 gcc-16\)" &&
 	expect_exit 2 build-kernel --configure-only --toolchain gcc --target loongarch64 "$work" &&
 	expect_one_line_error "toolchain .gcc. not in loongarch64.s TOOLCHAINS \(clang-22 gcc-14 gcc-15 gcc-16\)"
+'
+
+# 7.x renamed loongson3_defconfig to loongson64_defconfig: --full takes
+# the first of the table's FULL_DEFCONFIG names the tree has.
+test_expect_success '--full: the first of FULL_DEFCONFIG the tree has; none is one line, nothing made' '
+	for v in 7.3:loongson64_defconfig 6.12:loongson3_defconfig; do
+		BUILD=$TEST_DIR/full-${v%%:*} expect_exit 0 build-kernel --full --configure-only --target loongarch64 \
+			"$(kernel_tree "${v%%:*}")" &&
+		grep -q "build-kernel: configure ${v#*:} (loongarch64" "$TEST_DIR/stderr" || return 1
+	done &&
+	mkdir "$TEST_DIR/tables" && cp "$TOP"/configs/targets/SCHEMA "$TOP"/configs/targets/loongarch64.conf "$TEST_DIR/tables/" &&
+	sed -i "s/^FULL_DEFCONFIG=.*/FULL_DEFCONFIG=\"loongson2_defconfig nope_defconfig\"/" "$TEST_DIR/tables/loongarch64.conf" &&
+	TARGET_TABLES=$TEST_DIR/tables BUILD=$TEST_DIR/none expect_exit 2 build-kernel --full --configure-only \
+		--target loongarch64 "$(kernel_tree 7.3)" &&
+	expect_one_line_error "loongarch64.conf: FULL_DEFCONFIG: none of .loongson2_defconfig nope_defconfig. is in .*/arch/loongarch/configs/" &&
+	[ ! -e "$TEST_DIR/none/kbuild" ]
 '
 
 test_done
