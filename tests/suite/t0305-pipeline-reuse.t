@@ -2,10 +2,11 @@
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
 # scripts/pipeline reuses a stage whose inputs did not change, and runs
 # again exactly the stages a changed patch reaches.  On the 7.3 tree, one
-# target (x86_64: its build is shared with t0300) and four evidence tables:
+# target (x86_64: its build is shared with t0300) and five evidence tables:
 # after a first run, a second reuses every stage; with 0005 (LoongArch)
 # changed, only the apply and the LoongArch harness run again: the x86_64
-# build, its boot and the x86 and arm64 harnesses are reused.
+# build, its boot and the x86 and arm64 harnesses are reused.  And an
+# opt-in measurement (syscall-args-compilers) shows once it is made.
 # shellcheck source=tests/suite/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -14,6 +15,11 @@ mkdir -p "$evidence"
 for t in SCHEMA usercopy-x86.conf clear-user-arm64.conf layout-arm64.conf syscall-args-loongarch.conf; do
 	cp "$TOP/configs/evidence/$t" "$evidence/"
 done
+# The shipped opt-in table, its measurement looked for under this test's
+# directory instead of build/evidence-loongarch*/.
+measured=build/tests/$TEST_NAME/measured
+sed -e "s|build/evidence-loongarch-{kernel_name}/|$measured/|g" -e "s| build/evidence-loongarch/[a-z.]*||g" \
+	"$TOP/configs/evidence/syscall-args-compilers.conf" >"$evidence/syscall-args-compilers.conf"
 report=$TEST_DIR/report
 # 0005 with its assignments in another order: the same change, another
 # patch.
@@ -22,7 +28,7 @@ cp -r "$TOP/patches" "$changed"
 p5=$changed/mainline/0005-loongarch-syscall-args-no-memcpy.patch
 awk '/^\+\targs\[1\] = / { print "+\targs[5] = regs->regs[9];" } !/^\+\targs\[5\] = / { print }' \
 	"$TOP/patches/mainline/0005-loongarch-syscall-args-no-memcpy.patch" >"$p5"
-export evidence report changed
+export evidence report changed measured
 
 # pipeline ARGS...: one run on 7.3, x86_64 (not as shipped), the four tables.
 pipeline_run() {
@@ -42,15 +48,17 @@ test_expect_success 'the changed 0005 is another patch of the same change' '
 test_expect_success 'a first run: every stage runs (or is n/a: no arm64 build)' '
 	pipeline_run --rerun >"$TEST_DIR/run1.log" 2>&1 || { tail -20 "$TEST_DIR/run1.log"; fail "first run"; } &&
 	expect_eq "$(ran)" "apply boot-x86_64 build-x86_64 clear-user-arm64 init-x86_64 initramfs-x86_64 syscall-args-loongarch usercopy-x86" ran &&
-	expect_eq "$(jq -r ".stages[\"layout-arm64\"].result" "$report/results.json")" n/a layout-arm64
+	expect_eq "$(jq -r ".stages[\"layout-arm64\"].result" "$report/results.json")" n/a layout-arm64 &&
+	expect_eq "$(jq -r ".stages[\"syscall-args-compilers\"] | .result + \": \" + .reason" "$report/results.json")" \
+		"n/a: opt-in, not measured on this tree: make evidence-loongarch-gcc KERNEL=7.3" "the opt-in stage"
 '
 
 test_expect_success 'a second run with nothing changed reuses every stage and says so' '
 	pipeline_run >"$TEST_DIR/run2.log" 2>&1 || { tail -20 "$TEST_DIR/run2.log"; fail "second run"; } &&
 	expect_eq "$(ran)" "" ran &&
-	expect_eq "$(reused)" "apply boot-x86_64 build-x86_64 clear-user-arm64 init-x86_64 initramfs-x86_64 syscall-args-loongarch usercopy-x86" reused &&
+	expect_eq "$(reused)" "apply boot-x86_64 build-x86_64 clear-user-arm64 init-x86_64 initramfs-x86_64 syscall-args-compilers syscall-args-loongarch usercopy-x86" reused &&
 	grep -q "pipeline: build-x86_64 (reused: inputs unchanged)" "$TEST_DIR/run2.log" &&
-	grep -q "^pipeline: stages run: 0; reused: 8 " "$TEST_DIR/run2.log"
+	grep -q "^pipeline: stages run: 0; reused: 9 " "$TEST_DIR/run2.log"
 '
 
 test_expect_success 'with 0005 changed: the apply and the LoongArch harness run, nothing else' '
@@ -66,9 +74,22 @@ test_expect_success 'back to the project series: the apply and the harness again
 	jq -e ".stages[\"build-x86_64\"].stage.reused" "$report/results.json" >/dev/null
 '
 
+test_expect_success 'an opt-in measurement of this tree appears: that stage runs, the rest is reused' '
+	mkdir -p "$TOP/$measured" &&
+	jq -n --arg tree "$(jq -r .tree "$report/results.json")" --arg v "$(jq -r .version "$report/results.json")" \
+		"{result: \"pass\", tree: \$tree, version: \$v, toolchains: []}" >"$TOP/$measured/compilers.json" &&
+	printf "%s\n" "## LoongArch per compiler" "" "| compiler | calls |" >"$TOP/$measured/compilers.md" &&
+	pipeline_run >"$TEST_DIR/run5.log" 2>&1 || { tail -20 "$TEST_DIR/run5.log"; fail "fifth run"; } &&
+	expect_eq "$(ran)" "syscall-args-compilers" ran &&
+	expect_eq "$(jq -r ".stages[\"syscall-args-compilers\"].measured.command" "$report/results.json")" \
+		"make evidence-loongarch-gcc KERNEL=7.3" "measured by" &&
+	grep -qx "| compiler | calls |" "$report/report.md" &&
+	grep -q "^Opt-in measurement, made by .make evidence-loongarch-gcc KERNEL=7.3. on " "$report/report.md"
+'
+
 test_expect_success 'an interrupted run leaves the last report as the cache: the next run reuses it' '
 	mkdir -p "$report.prev" && cp -a "$report/." "$report.prev/" && rm -rf "$report" &&
-	pipeline_run >"$TEST_DIR/run5.log" 2>&1 &&
+	pipeline_run >"$TEST_DIR/run6.log" 2>&1 &&
 	expect_eq "$(ran)" "" ran &&
 	test ! -e "$report.prev"
 '
