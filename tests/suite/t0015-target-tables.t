@@ -209,6 +209,8 @@ test_expect_success 'defconfig-builds: a bad target or check table is one error 
 	expect_one_line_error "unknown target .nope." &&
 	expect_exit 2 defconfig-builds --frob &&
 	expect_one_line_error "unknown option: --frob" &&
+	expect_exit 2 defconfig-builds --kernel "$TEST_DIR/nonexistent" --targets armv5 &&
+	expect_one_line_error "nonexistent: no such directory" &&
 	mkdir "$TEST_DIR/ev" && cp "$TOP"/configs/evidence/SCHEMA "$TOP"/configs/evidence/*.conf "$TEST_DIR/ev/" &&
 	sed -i "s/{obj:arm64}/{tree}/" "$TEST_DIR/ev/layout-arm64.conf" &&
 	EVIDENCE_TABLES=$TEST_DIR/ev expect_exit 2 defconfig-builds --targets arm64 --out "$TEST_DIR/out" &&
