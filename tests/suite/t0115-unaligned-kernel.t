@@ -61,4 +61,23 @@ test_expect_success 'objects-armv5: 6.1 has no include/vdso/unaligned.h, one-lin
 	objects-armv5 --help | grep -q "^--kernel NAME|PATH "
 '
 
+# Each form is built at OUT/here and moved back after: a run stopped
+# during a build leaves one there, and the next run puts it back before
+# anything else (here, before it refuses 6.1).
+test_expect_success 'objects-armv5: the form a stopped run left in OUT/here goes back first; a bad OUT/here/form is one line' '
+	o=$TEST_DIR/ostop &&
+	mkdir -p "$o/here/src" "$o/here/obj" &&
+	echo tree >"$o/here/src/Makefile" && echo objects >"$o/here/obj/.config" &&
+	echo memcpy >"$o/here/form" &&
+	expect_exit 2 objects-armv5 --kernel 6.1 "$o" &&
+	expect_one_line_error "linux-6\.1: no include/vdso/unaligned\.h$" &&
+	test "$(cat "$o/src/memcpy/Makefile")" = tree &&
+	test "$(cat "$o/obj/memcpy/.config")" = objects &&
+	test ! -e "$o/here/form" && test ! -e "$o/here/src" && test ! -e "$o/here/obj" &&
+	echo nosuchform >"$o/here/form" &&
+	expect_exit 1 objects-armv5 --kernel 6.1 "$o" &&
+	expect_one_line_error "here/form: \"nosuchform\" is not a form" &&
+	test "$(cat "$o/here/form")" = nosuchform && test -f "$o/src/memcpy/Makefile"
+'
+
 test_done
