@@ -707,6 +707,13 @@ build_sources() {
 	done
 }
 
+# sources_json TREE: the same as one JSON object, {PATH: BLOB}, without the
+# tree: what a measurement made on TREE records, so that a later run can
+# tell whether the series it measured is the one applied now.
+sources_json() {
+	build_sources "$1" | sed 1d | jq -Rn '[inputs | split(" ") | {(.[0]): .[1]}] | add // {}'
+}
+
 # --- which line a tree belongs to ---------------------------------------------
 
 # tree_blobs TREE PATH...: TREE_BLOB[PATH], the git blob of each PATH that

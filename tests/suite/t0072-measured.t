@@ -55,6 +55,27 @@ test_expect_success 'measured on this tree: its JSON with .measured, its section
 	grep -qx "| a | b |" "$M/out.md"
 '
 
+# --sources: the series as applied in this run; a measurement made with
+# another version of it (a changed or a new file) is not shown either.
+test_expect_success 'measured with another version of the series: n/a naming the files; the same: shown' '
+	echo "{\"include/vdso/unaligned.h\": \"aaa\", \"lib/tests/Makefile\": \"bbb\"}" >"$M/now.json" &&
+	echo "{\"result\": \"pass\", \"version\": \"7.3.4\", \"tree\": \"/src/linux-7.3\", \"n\": 4,
+		\"sources\": {\"include/vdso/unaligned.h\": \"old\", \"lib/tests/Makefile\": \"bbb\"}}" >"$M/a/r.json" &&
+	echo "{\"result\": \"pass\", \"version\": \"7.3.4\", \"tree\": \"/work/linux-7.3\", \"n\": 5,
+		\"sources\": {\"include/vdso/unaligned.h\": \"aaa\"}}" >"$M/b/r.json" &&
+	expect_exit 0 measure --sources "$M/now.json" "$M/a/r.json" "$M/b/r.json" &&
+	expect_eq "$(jq -r .result "$M/out.json")" n/a result &&
+	jq -r .reason "$M/out.json" | grep -qE "^opt-in, measured on this tree with another version of the series \(20[0-9-]+, include/vdso/unaligned.h differ; 20[0-9-]+, lib/tests/Makefile differ\): make evidence-armv5 KERNEL=7.3 TOOLCHAIN=gcc-16$" &&
+	[ ! -e "$M/out.md" ] &&
+	jq ".sources = {\"include/vdso/unaligned.h\": \"aaa\", \"lib/tests/Makefile\": \"bbb\"}" "$M/b/r.json" >"$M/b/r2.json" &&
+	mv "$M/b/r2.json" "$M/b/r.json" &&
+	expect_exit 0 measure --sources "$M/now.json" "$M/a/r.json" "$M/b/r.json" &&
+	expect_eq "$(jq -r "\"\(.result) \(.n)\"" "$M/out.json")" "pass 5" "shown" &&
+	echo "[]" >"$M/bad.json" &&
+	expect_exit 2 measure --sources "$M/bad.json" "$M/b/r.json" &&
+	expect_one_line_error "--sources .*bad.json: not a JSON object"
+'
+
 test_expect_success 'a failed measurement fails the stage; a RESULT that is not JSON is an error' '
 	echo "{\"result\": \"fail\", \"version\": \"7.3.4\", \"tree\": \"/src/linux-7.3\"}" >"$M/a/r.json" &&
 	expect_exit 1 measure "$M/a/r.json" &&

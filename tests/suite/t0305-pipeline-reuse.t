@@ -74,11 +74,27 @@ test_expect_success 'back to the project series: the apply and the harness again
 	jq -e ".stages[\"build-x86_64\"].stage.reused" "$report/results.json" >/dev/null
 '
 
-test_expect_success 'an opt-in measurement of this tree appears: that stage runs, the rest is reused' '
+# measurement SOURCES: an opt-in measurement of this run's tree made with
+# the series whose sources are SOURCES (a jq expression over the run's).
+measurement() {
 	mkdir -p "$TOP/$measured" &&
 	jq -n --arg tree "$(jq -r .tree "$report/results.json")" --arg v "$(jq -r .version "$report/results.json")" \
-		"{result: \"pass\", tree: \$tree, version: \$v, toolchains: []}" >"$TOP/$measured/compilers.json" &&
-	printf "%s\n" "## LoongArch per compiler" "" "| compiler | calls |" >"$TOP/$measured/compilers.md" &&
+		--slurpfile s "$report/series-sources.json" \
+		"{result: \"pass\", tree: \$tree, version: \$v, sources: (\$s[0] | $1), toolchains: []}" >"$TOP/$measured/compilers.json" &&
+	printf "%s\n" "## LoongArch per compiler" "" "| compiler | calls |" >"$TOP/$measured/compilers.md"
+}
+export -f measurement
+
+test_expect_success 'an opt-in measurement of this tree with another series: that stage runs and stays n/a' '
+	measurement ".[\"arch/loongarch/include/asm/syscall.h\"] = \"0000\"" &&
+	pipeline_run >"$TEST_DIR/run5a.log" 2>&1 || { tail -20 "$TEST_DIR/run5a.log"; fail "run"; } &&
+	expect_eq "$(ran)" "syscall-args-compilers" ran &&
+	jq -r ".stages[\"syscall-args-compilers\"].reason" "$report/results.json" |
+		grep -q "measured on this tree with another version of the series (.*arch/loongarch/include/asm/syscall.h differ): make evidence-loongarch-gcc KERNEL=7.3"
+'
+
+test_expect_success 'an opt-in measurement of this tree appears: that stage runs, the rest is reused' '
+	measurement . &&
 	pipeline_run >"$TEST_DIR/run5.log" 2>&1 || { tail -20 "$TEST_DIR/run5.log"; fail "fifth run"; } &&
 	expect_eq "$(ran)" "syscall-args-compilers" ran &&
 	expect_eq "$(jq -r ".stages[\"syscall-args-compilers\"].measured.command" "$report/results.json")" \
