@@ -63,6 +63,22 @@ stage() {
 	printf '[%4ss] %s: %s%s\n' "$(elapsed)" "$PROG" "$1" "${2:+ ($2)}" >&2
 }
 
+# stage_ticker DIR NAME [TARGET]: in the background, a stage line every
+# $PROGRESS_EVERY seconds (default 60) with the objects DIR holds so far,
+# for a build too long to wait on in silence.  Prints its PID; the caller
+# kills it when the build ends (at_exit, for a build that fails), and it
+# ends by itself once the script is gone.
+stage_ticker() {
+	local dir=$1 name=$2 target=${3:-}
+	(
+		trap - EXIT
+		while sleep "${PROGRESS_EVERY:-60}" && kill -0 $$ 2>/dev/null; do
+			stage "$name: $(find "$dir" -name '*.o' 2>/dev/null | wc -l) objects so far" "$target"
+		done
+	) >/dev/null &
+	echo $!
+}
+
 # run CMD...: print the exact command, then run it.
 run() {
 	printf '+ %s\n' "$*" >&2
