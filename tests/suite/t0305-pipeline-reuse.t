@@ -88,7 +88,9 @@ export -f measurement
 test_expect_success 'an opt-in measurement of this tree with another series: that stage runs and stays n/a' '
 	measurement ".[\"arch/loongarch/include/asm/syscall.h\"] = \"0000\"" &&
 	pipeline_run >"$TEST_DIR/run5a.log" 2>&1 || { tail -20 "$TEST_DIR/run5a.log"; fail "run"; } &&
-	expect_eq "$(ran)" "syscall-args-compilers" ran &&
+	expect_eq "$(ran)" "" "ran (an n/a stage is not counted)" &&
+	expect_eq "$(jq -r ".stages[\"syscall-args-compilers\"] | \"\(.stage.reused) \(.result)\"" "$report/results.json")" \
+		"false n/a" "the opt-in stage" &&
 	jq -r ".stages[\"syscall-args-compilers\"].reason" "$report/results.json" |
 		grep -q "measured on this tree with another version of the series (.*arch/loongarch/include/asm/syscall.h differ): make evidence-loongarch-gcc KERNEL=7.3"
 '
