@@ -71,8 +71,15 @@ stage() {
 stage_ticker() {
 	local dir=$1 name=$2 target=${3:-}
 	(
+		# The sleep holds no stream of the script's (a reader of its
+		# stderr would wait for it) and goes with the ticker.
+		trap 'kill $nap 2>/dev/null; exit 0' TERM
 		trap - EXIT
-		while sleep "${PROGRESS_EVERY:-60}" && kill -0 $$ 2>/dev/null; do
+		while :; do
+			sleep "${PROGRESS_EVERY:-60}" >/dev/null 2>&1 &
+			nap=$!
+			wait $nap
+			kill -0 $$ 2>/dev/null || exit 0
 			stage "$name: $(find "$dir" -name '*.o' 2>/dev/null | wc -l) objects so far" "$target"
 		done
 	) >/dev/null &

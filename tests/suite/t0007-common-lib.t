@@ -24,7 +24,17 @@ test_expect_success 'stage_ticker: ends by itself when the script that started i
 	d=$TEST_DIR/obj &&
 	PROGRESS_EVERY=1 expect_exit 0 lib "stage_ticker \"$d\" build >\"$TEST_DIR/pid\"" &&
 	sleep 2.5 &&
-	! kill -0 "$(cat "$TEST_DIR/pid")" 2>/dev/null || fail "the ticker outlived its script"
+	# A zombie that PID 1 has not reaped yet is gone too.
+	st=$(ps -o stat= -p "$(cat "$TEST_DIR/pid")" || true) &&
+	case $st in "" | Z*) ;; *) fail "the ticker outlived its script ($st)" ;; esac
+'
+
+# A reader of the script's stderr (a pipe, a command substitution) waits
+# for every writer: nothing of the ticker may outlive its kill.
+test_expect_success 'stage_ticker: killed, it leaves no sleep behind (that would hold the stderr pipe)' '
+	PROGRESS_EVERY=37.25 lib "t=\$(stage_ticker \"$TEST_DIR/obj\" build); sleep 0.5; kill \$t" 2>/dev/null &&
+	sleep 0.5 &&
+	expect_eq "$(pgrep -fx "sleep 37.25" || true)" "" "sleeps left"
 '
 
 test_done
