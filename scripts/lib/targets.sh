@@ -148,14 +148,26 @@ _table_where() {
 
 # --- target tables ------------------------------------------------------------
 
-# target_names: the target tables there are, one a line, sorted.
-target_names() { _table_names "$TARGET_TABLES"; }
+# target_names: the default targets, one a line, sorted: the tables with
+# DEFAULT=yes, what make, the CI matrix, LAVA's jobs and defconfig-builds
+# take when no target is named.
+target_names() {
+	local n d
+	for n in $(_table_names "$TARGET_TABLES"); do
+		# A bad table is its error line and a failure, not a gap.
+		d=$(target_load "$n" && printf '%s' "$DEFAULT") || return
+		[ "$d" = no ] || printf '%s\n' "$n"
+	done
+}
 
-# target_list: the same on one line, space-separated ("none" without any),
-# for a usage text.
+# target_all_names: every target table, one a line, sorted.
+target_all_names() { _table_names "$TARGET_TABLES"; }
+
+# target_list: every target on one line, space-separated ("none" without
+# any), for a usage text.
 target_list() {
 	local names
-	names=$(target_names | paste -sd' ')
+	names=$(target_all_names | paste -sd' ')
 	printf '%s\n' "${names:-none}"
 }
 
@@ -170,6 +182,10 @@ target_keys() { _table_schema target && printf '%s\n' ${_tbl_keys[target]}; }
 target_load() {
 	local tc seen=' ' tcs=() at
 	_table_load target "$TARGET_TABLES" "$1"
+	case $DEFAULT in
+	yes | no) ;;
+	*) die "$EX_USAGE" "$(_table_where DEFAULT): DEFAULT: '$DEFAULT' is not yes or no" ;;
+	esac
 	at=$(_table_where TOOLCHAINS)
 	read -ra tcs <<<"$TOOLCHAINS"
 	[ ${#tcs[@]} -gt 0 ] || die "$EX_USAGE" "$at: TOOLCHAINS: empty"
@@ -269,4 +285,25 @@ evidence_load() {
 	[[ $ORDER =~ ^[0-9]+$ ]] || die "$EX_USAGE" "$(_table_where ORDER): ORDER: '$ORDER' is not a number"
 	[[ $PROVES =~ ^(series|[0-9]{4}( [0-9]{4})*)$ ]] ||
 		die "$EX_USAGE" "$(_table_where PROVES): PROVES: '$PROVES' is not patch numbers (0003, \"0001 0002\") or series"
+}
+
+# --- workload tables ----------------------------------------------------------
+
+WORKLOAD_TABLES=${WORKLOAD_TABLES:-$TOP/configs/workloads}
+
+# workload_names: the workload tables there are, one a line, sorted.
+workload_names() { _table_names "$WORKLOAD_TABLES"; }
+
+# workload_load NAME: PROVES, TARGET, PROGRAM, OP, ARGS, SHORT_ARGS,
+# CONFIG_FRAGMENTS, CMDLINE, ANCHOR, LIMITS from configs/workloads/NAME.conf
+# over the defaults; PROVES, TARGET and PROGRAM checked.
+workload_load() {
+	_table_load workload "$WORKLOAD_TABLES" "$1"
+	[[ $PROVES =~ ^[0-9]{4}( [0-9]{4})*$ ]] ||
+		die "$EX_USAGE" "$(_table_where PROVES): PROVES: '$PROVES' is not patch numbers (0004, \"0001 0002\")"
+	[ -f "$TARGET_TABLES/$TARGET.conf" ] ||
+		die "$EX_USAGE" "$(_table_where TARGET): TARGET: no target '$TARGET' (one of: $(target_list))"
+	[ -f "$TOP/tests/guest/workloads/$PROGRAM.c" ] ||
+		die "$EX_USAGE" "$(_table_where PROGRAM): PROGRAM: no tests/guest/workloads/$PROGRAM.c"
+	[[ $OP =~ ^[a-z0-9_]+$ ]] || die "$EX_USAGE" "$(_table_where OP): OP: '$OP' is not a word of a-z, 0-9 and _"
 }

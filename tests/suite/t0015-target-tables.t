@@ -65,6 +65,62 @@ x86_64" "board tables" &&
 	done
 '
 
+test_expect_success 'DEFAULT=no: built only when named, not one of the defaults; --all lists it' '
+	expect_exit 0 targets --all &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "arm64
+armv5-imx25
+armv5
+loongarch64
+x86_64" "every target table" &&
+	expect_eq "$(targets armv5-imx25 DEFAULT)" no "armv5-imx25 DEFAULT" &&
+	d=$TEST_DIR/defaults && mkdir -p "$d" &&
+	printf "%s\n" "$GOOD" >"$d/a.conf" &&
+	printf "%s\n" "$GOOD" "DEFAULT=no" >"$d/b.conf" &&
+	printf "%s\n" "$GOOD" "DEFAULT=yes" >"$d/c.conf" &&
+	expect_eq "$(TARGET_TABLES=$d targets)" "a
+c" "default targets" &&
+	expect_eq "$(TARGET_TABLES=$d targets --all)" "a
+b
+c" "all targets" &&
+	printf "%s\n" "$GOOD" "DEFAULT=maybe" >"$d/b.conf" &&
+	TARGET_TABLES=$d expect_exit 2 targets &&
+	expect_one_line_error "defaults/b\.conf:10: DEFAULT: .maybe. is not yes or no"
+'
+
+test_expect_success 'workload tables: every shipped one loads; a bad PROVES, TARGET or PROGRAM is one line' '
+	for w in $(cd "$TOP/configs/workloads" && ls *.conf | sed "s/\.conf\$//"); do
+		bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/targets.sh\" && workload_load \"\$1\" && targets \"\$TARGET\" >/dev/null" - "$w" ||
+			{ fail "workload table $w does not load"; return 1; }
+	done &&
+	w=$TEST_DIR/workloads && mkdir -p "$w" &&
+	cp "$TOP/configs/workloads/pread-zero-arm64.conf" "$w/good.conf" &&
+	sed "s/^PROVES=.*/PROVES=4/" "$w/good.conf" >"$w/p.conf" &&
+	sed "s/^TARGET=.*/TARGET=nosuch/" "$w/good.conf" >"$w/t.conf" &&
+	sed "s/^PROGRAM=.*/PROGRAM=fio/" "$w/good.conf" >"$w/g.conf" &&
+	for c in "good 0" "p 2 PROVES: .4. is not patch numbers" "t 2 TARGET: no target .nosuch." "g 2 PROGRAM: no tests/guest/workloads/fio\.c"; do
+		set -- $c &&
+		name=$1 code=$2 && shift 2 &&
+		WORKLOAD_TABLES=$w expect_exit "$code" bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/targets.sh\" && workload_load \"\$1\"" - "$name" || return 1
+		[ "$code" = 0 ] || expect_one_line_error "workloads/$name\.conf:[0-9]+: $*" || return 1
+	done
+'
+
+test_expect_success 'bench-icount: bad input is one line and exit 2, before any tree or build' '
+	w=$TEST_DIR/wl-bad && mkdir -p "$w" &&
+	sed "s/^CMDLINE=.*/CONFIG_FRAGMENTS=nosuch/" "$TOP/configs/workloads/pread-zero-arm64.conf" >"$w/frag.conf" &&
+	WORKLOAD_TABLES=$w expect_exit 2 bench-icount --out "$TEST_DIR/bo" frag &&
+	expect_one_line_error "wl-bad/frag\.conf:[0-9]+: no fragment configs/fragments/nosuch\.config" &&
+	expect_exit 2 bench-icount --out "$TEST_DIR/bo" nosuch &&
+	expect_one_line_error "unknown workload .nosuch." &&
+	expect_exit 2 bench-icount --runs 0 --out "$TEST_DIR/bo" &&
+	expect_one_line_error "--runs: .0. is not 1 to 9" &&
+	expect_exit 2 bench-icount --bogus &&
+	expect_one_line_error "unknown option: --bogus" &&
+	[ ! -e "$TEST_DIR/bo" ] &&
+	# No progress line of the tree copy or the build: the refusal came first.
+	! grep -qE "work-[t]ree|build-[k]ernel" "$TEST_DIR/stderr"
+'
+
 test_expect_success 'defaults apply; a value of the table wins over its default' '
 	TARGET_TABLES=$T expect_exit 0 targets good &&
 	grep -qxF "TOOLCHAINS=\"gcc clang-22 gcc-13 gcc-14 gcc-15 gcc-16\"" "$TEST_DIR/stdout" &&

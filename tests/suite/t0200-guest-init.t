@@ -5,9 +5,11 @@
 # (and refused against a nolibc without the target's architecture), run
 # in user mode (not PID 1: the host's
 # /dev/zero, exit status) natively or under qemu-user, and its KTAP
-# checked line by line; the checks shown to fail on a faked overrun; the
-# initramfs of scripts/stages/mkinitramfs listed; and, where the host allows it,
-# the PID 1 path (devtmpfs, reboot) in a PID namespace.
+# checked line by line; the checks shown to fail on a faked overrun; its
+# --workload suite (a program's lines, its exit status, a bad spec); the
+# initramfs of scripts/stages/mkinitramfs listed, with --bin programs; and,
+# where the host allows it, the PID 1 path (devtmpfs, reboot, /bin/NAME)
+# in a PID namespace.
 # shellcheck source=tests/suite/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -137,6 +139,66 @@ drwxrwxrwt tmp
 	expect_one_line_error "no such file"
 '
 
+test_expect_success 'init --workload: a second suite, the program'"'"'s lines as diagnostics, ok on exit 0' '
+	expect_exit 0 build-workloads x86_64 "$TEST_DIR/wl" &&
+	wl=$TEST_DIR/wl &&
+	expect_exit 1 "$TEST_DIR/x86_64/init" "$TEST_DIR" --workload="$wl/pread_zero:-i:-s:4096:-n:20" \
+		--workload="$wl/syscall_rate:-n:0" --workload=nosuch:-i --workload=: &&
+	expect_eq "$(sed -n "/^ok 1 guest_init\$/,\$p" "$TEST_DIR/stdout" | grep -Ev "^  # pread_zero: pread_zero(: |_ns_per_pread )")" \
+"ok 1 guest_init
+  KTAP version 1
+  # Subtest: workloads
+  1..4
+  # pread_zero: exit status 0
+  ok 1 pread_zero
+  # syscall_rate: syscall_rate: error: bad loop count '"'"'0'"'"' for -n: want an integer 1..4000000000 (see -h)
+  # syscall_rate: exit status 2
+  not ok 2 syscall_rate
+  # nosuch: exec /bin/nosuch failed: -2
+  # nosuch: exit status 127
+  not ok 3 nosuch
+  # :: bad --workload (PROG[:ARG...], at most 200 characters)
+  not ok 4 workload
+not ok 2 workloads
+GUEST-INIT-END" "the workloads suite" &&
+	grep -q "^1\.\.2$" "$TEST_DIR/stdout" &&
+	grep -Eq "^  # pread_zero: pread_zero_ns_per_pread [0-9]+\.[0-9]{3} ns$" "$TEST_DIR/stdout" &&
+	grep -Eq "^  # pread_zero: pread_zero: 20 pread\(\)s of 4096 bytes " "$TEST_DIR/stdout"
+'
+
+test_expect_success 'init --workloads-only: the workloads suite alone, numbered 1; ignored without a workload' '
+	expect_exit 0 "$TEST_DIR/x86_64/init" "$TEST_DIR" --workloads-only --workload="$TEST_DIR/wl/syscall_rate:-i:-n:5" &&
+	expect_eq "$(grep -v "^  # " "$TEST_DIR/stdout")" "KTAP version 1
+1..1
+  KTAP version 1
+  1..1
+  ok 1 syscall_rate
+ok 1 workloads
+GUEST-INIT-END" "KTAP lines" &&
+	grep -q "^  # setup: user mode" "$TEST_DIR/stdout" &&
+	expect_exit 0 "$TEST_DIR/x86_64/init" "$TEST_DIR" --workloads-only &&
+	grep -qx "ok 1 guest_init" "$TEST_DIR/stdout"
+'
+
+test_expect_success 'mkinitramfs --bin: each program as /bin/NAME; a missing or second NAME refused' '
+	expect_exit 0 mkinitramfs --bin "$TEST_DIR/wl/pread_zero" --bin "$TEST_DIR/wl/syscall_rate" \
+		"$TEST_DIR/x86_64/init" "$TEST_DIR/w.cpio" &&
+	expect_eq "$(cpio -itv --quiet <"$TEST_DIR/w.cpio" | awk "{ print \$1, \$NF }" | tail -n 4)" "-rwxr-xr-x init
+drwxr-xr-x bin
+-rwxr-xr-x bin/pread_zero
+-rwxr-xr-x bin/syscall_rate" "cpio listing" &&
+	mkdir "$TEST_DIR/w" && (cd "$TEST_DIR/w" && cpio -id --quiet <"$TEST_DIR/w.cpio") &&
+	cmp "$TEST_DIR/w/bin/pread_zero" "$TEST_DIR/wl/pread_zero" &&
+	expect_exit 2 mkinitramfs --bin "$TEST_DIR/wl/nosuch" "$TEST_DIR/x86_64/init" "$TEST_DIR/c.cpio" &&
+	expect_one_line_error "--bin .*/nosuch: no such file" &&
+	expect_exit 2 mkinitramfs --bin "$TEST_DIR/wl/pread_zero" --bin "$TEST_DIR/w/bin/pread_zero" \
+		"$TEST_DIR/x86_64/init" "$TEST_DIR/c.cpio" &&
+	expect_one_line_error "a second /bin/pread_zero" &&
+	expect_exit 2 mkinitramfs --bin &&
+	expect_one_line_error "--bin needs a value" &&
+	[ ! -e "$TEST_DIR/c.cpio" ]
+'
+
 # As PID 1 of a new PID namespace, chrooted into the unpacked initramfs:
 # the guest path (devtmpfs on /dev, console, reboot) without a kernel.
 # reboot(RESTART) there kills the namespace's init with SIGHUP: 128 + 1.
@@ -150,8 +212,17 @@ if [ "$(id -u)" -eq 0 ] && unshare --pid --fork --mount true 2>/dev/null; then
 		grep -Eqx "  # setup: (devtmpfs on /dev|no devtmpfs .*)" "$TEST_DIR/stdout" &&
 		expect_eq "$(ls -A "$TEST_DIR/root/tmp")" "" "files left in /tmp"
 	'
+	test_expect_success 'x86_64 as PID 1: --workload=NAME runs /bin/NAME of the initramfs' '
+		expect_exit 129 timeout 60 unshare --pid --fork --mount \
+			chroot "$TEST_DIR/w" /init --workload=syscall_rate:-i:-n:50 &&
+		grep -Eqx "  # syscall_rate: syscall_rate_ns_per_syscall [0-9]+\.[0-9]{3} ns" "$TEST_DIR/stdout" &&
+		grep -qx "  ok 1 syscall_rate" "$TEST_DIR/stdout" &&
+		grep -qx "ok 2 workloads" "$TEST_DIR/stdout"
+	'
 else
 	test_skip 'x86_64 as PID 1 (PID namespace): /dev set up, KTAP ok, reboot' \
+		'needs root and unshare --pid'
+	test_skip 'x86_64 as PID 1: --workload=NAME runs /bin/NAME of the initramfs' \
 		'needs root and unshare --pid'
 fi
 

@@ -2,7 +2,10 @@
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
 # The boot harness fails when it should, on the 6.12 x86_64 kernel: a
 # guest that panics, one that hangs (timeout; QEMU reaped), one whose KTAP
-# has a failing subtest, and a build whose fragment symbol was dropped.
+# has a failing subtest, and a build whose fragment symbol was dropped;
+# and --icount: a workload run twice gives the same instruction count to
+# 0.1%, with QEMU's version and options in the JSON, and a failing one no
+# figure.
 # shellcheck source=tests/suite/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 # shellcheck source=tests/suite/boot.sh
@@ -44,6 +47,41 @@ test_expect_success 'a guest that hangs: MISS after the timeout, retried once, Q
 	expect_eq "$(jq -r .ended_by "$TEST_DIR/hang.json")" timeout "ended by" &&
 	expect_eq "$(jq -r .attempts "$TEST_DIR/hang.json")" 2 attempts &&
 	expect_eq "$(qemu_left)" "" "QEMU processes left"
+'
+
+# icount N: boot with --icount, KUnit off, the init running only
+# syscall_rate -i for 200 loops; the JSON is $TEST_DIR/icount-N.json.
+icount() {
+	boot --icount --target x86_64 --obj "$obj" --initrd "$TEST_DIR/wl.cpio" --out "$TEST_DIR/icount-$1" \
+		--json "$TEST_DIR/icount-$1.json" --expect workloads \
+		--append "kunit.enable=0 -- --workloads-only --workload=syscall_rate:-i:-n:200" >/dev/null 2>&1
+}
+export -f icount
+
+test_expect_success '--icount: the same workload twice gives the same count to 0.1%; QEMU and its options recorded' '
+	build-workloads x86_64 "$TEST_DIR/wl" >/dev/null 2>&1 &&
+	mkinitramfs --bin "$TEST_DIR/wl/syscall_rate" "$TEST_DIR/init-x86_64/init" "$TEST_DIR/wl.cpio" 2>/dev/null &&
+	icount 1 && icount 2 &&
+	for n in 1 2; do
+		jq -e ".status == \"PASS\" and .icount == \"shift=0,align=off,sleep=off\"
+			and (.qemu_command | test(\" -icount shift=0,align=off,sleep=off( |\$)\"))
+			and (.qemu_version | test(\"^[0-9]+\\\\.[0-9]+\"))
+			and (.workloads | length) == 1 and .workloads[0].metric == \"syscall_rate_ns_per_syscall\"
+			and .workloads[0].units == \"ns\" and .workloads[0].value > 0" "$TEST_DIR/icount-$n.json" ||
+			{ fail "icount-$n.json: $(jq -c "{status, icount, qemu_version, workloads}" "$TEST_DIR/icount-$n.json")"; return 1; }
+	done &&
+	a=$(jq .workloads[0].value "$TEST_DIR/icount-1.json") && b=$(jq .workloads[0].value "$TEST_DIR/icount-2.json") &&
+	echo "# syscall_rate -i: $a and $b instructions per system call" &&
+	awk -v a="$a" -v b="$b" "BEGIN { d = (a > b ? a - b : b - a) / a * 100; exit !(d <= 0.1) }" ||
+		fail "runs differ by more than 0.1%: $a and $b"
+'
+
+test_expect_success '--icount: a failing workload is its test'"'"'s FAIL, and no figure' '
+	expect_exit 1 boot --icount --target x86_64 --obj "$obj" --initrd "$TEST_DIR/wl.cpio" --out "$TEST_DIR/icount-bad" \
+		--json "$TEST_DIR/icount-bad.json" --expect workloads \
+		--append "kunit.enable=0 -- --workloads-only --workload=syscall_rate:-i:-n:0" &&
+	expect_eq "$(jq -c ".workloads" "$TEST_DIR/icount-bad.json")" \
+		"[{\"test\":\"syscall_rate\",\"status\":\"FAIL\",\"metric\":null,\"value\":null,\"units\":null}]" workloads
 '
 
 test_expect_success 'a fragment symbol dropped by olddefconfig: the build fails before compiling' '

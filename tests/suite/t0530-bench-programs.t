@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
-# The on-target benchmarks of tests/guest/workloads/ (copy_rate, pread_zero,
-# syscall_rate) without a board: a warning-free host build; the one
+# The on-target benchmarks of tests/guest/workloads/ (randwrite, copy_rate,
+# pread_zero, syscall_rate) without a board: a warning-free host build; the one
 # result line LAVA parses; -h; bad arguments (exit 2) and a failing
 # system call (exit 1), each one stderr line; the system calls they make
 # (strace, where installed); and scripts/stages/build-workloads for every target,
@@ -12,9 +12,10 @@
 . "$(dirname "$0")/test-lib.sh"
 
 # PROGRAM METRIC UNITS SMALL-ARGS: what each prints, and a quick run.
-BENCHES='copy_rate copy_rate_mbps MB/s -n 200
+BENCHES="randwrite randwrite_kibps KiB/s -d $TEST_DIR/rw -j 2 -s 65536
+copy_rate copy_rate_mbps MB/s -n 200
 pread_zero pread_zero_seconds s -n 200
-syscall_rate syscall_rate_lps loops/s -n 2000'
+syscall_rate syscall_rate_lps loops/s -n 2000"
 HOST=$TEST_DIR/host
 # The tree whose nolibc build-workloads uses by default.
 DEFAULT_TREE=$(get-kernel 2>/dev/null)
@@ -106,8 +107,8 @@ sys_fail() {
 export -f runner check_result run_benches expect_syscalls bad_args sys_fail
 
 test_expect_success 'host build: gcc-12 -Wall -Wextra -Werror, no warnings' '
-	mkdir -p "$HOST" &&
-	for p in copy_rate pread_zero syscall_rate; do
+	mkdir -p "$HOST" "$TEST_DIR/rw" &&
+	for p in randwrite copy_rate pread_zero syscall_rate; do
 		gcc-12 -std=gnu11 -O2 -Wall -Wextra -Werror -o "$HOST/$p" \
 			"$TOP/tests/guest/workloads/$p.c" 2>"$TEST_DIR/cc.err" ||
 			{ cat "$TEST_DIR/cc.err"; fail "$p: build failed"; }
@@ -117,6 +118,20 @@ test_expect_success 'host build: gcc-12 -Wall -Wextra -Werror, no warnings' '
 
 test_expect_success 'each program prints one "NAME VALUE UNITS" line, a positive value' '
 	run_benches "$HOST" ""
+'
+
+test_expect_success '-i: one "PROG_ns_per_OP NS ns" line instead, NS positive' '
+	for spec in "randwrite write -d $TEST_DIR/rw -j 2 -s 16384" "copy_rate pread -n 50" \
+		"pread_zero pread -s 4096 -n 50" "syscall_rate syscall -n 500"; do
+		set -- $spec &&
+		prog=$1 op=$2 &&
+		shift 2 &&
+		"$HOST/$prog" -i "$@" >"$TEST_DIR/out" 2>"$TEST_DIR/err" ||
+			{ fail "$prog -i $*: failed: $(cat "$TEST_DIR/err")"; exit 1; }
+		check_result "$TEST_DIR/out" "$TEST_DIR/err" "${prog}_ns_per_$op" ns || exit 1
+		grep -Eqx "${prog}_ns_per_$op [0-9]+\.[0-9]{3} ns" "$TEST_DIR/out" ||
+			{ fail "$prog -i: $(cat "$TEST_DIR/out"): not three decimals"; exit 1; }
+	done
 '
 
 test_expect_success 'the diagnostics show the arguments that were used' '
@@ -138,7 +153,7 @@ test_expect_success 'syscall_rate -t 1 runs for one second, not a fixed count' '
 '
 
 test_expect_success '-h: the usage on stdout, nothing on stderr, exit 0' '
-	for p in copy_rate pread_zero syscall_rate; do
+	for p in randwrite copy_rate pread_zero syscall_rate; do
 		expect_exit 0 "$HOST/$p" -h || exit 1
 		head -n 1 "$TEST_DIR/stdout" | grep -q "^Usage: $p " || fail "$p: no usage line"
 		[ ! -s "$TEST_DIR/stderr" ] || fail "$p -h: output on stderr"
@@ -159,7 +174,11 @@ test_expect_success 'bad arguments: exit 2, one stderr line, nothing on stdout' 
 	bad_args syscall_rate "unknown option .-s." -s 100 &&
 	bad_args copy_rate "bad offset .4096. for -o: want an integer 0\.\.4095" -o 4096 &&
 	bad_args copy_rate "bad size .. for -s" -s "" &&
-	bad_args copy_rate "unknown option .--help." --help
+	bad_args copy_rate "unknown option .--help." --help &&
+	bad_args randwrite "the file size is not a multiple of the block size" -s 5000 -b 4096 &&
+	bad_args randwrite "missing value for .-d." -d "" &&
+	bad_args randwrite "bad job count .0. for -j: want an integer 1\.\.64" -j 0 &&
+	bad_args randwrite "bad UBI device .32. for -u" -u 32
 '
 
 test_expect_success 'a failing system call: exit 1, one stderr line naming it' '
@@ -168,7 +187,9 @@ test_expect_success 'a failing system call: exit 1, one stderr line naming it' '
 	expect_exit 1 bash -c "ulimit -v 40000 && exec \"\$1\" -s 67108864 -n 1" - "$HOST/pread_zero" &&
 	sys_fail pread_zero "mmap failed: ENOMEM" &&
 	expect_exit 1 bash -c "ulimit -v 40000 && exec \"\$1\" -s 67108864 -n 1" - "$HOST/copy_rate" &&
-	sys_fail copy_rate "mmap failed: ENOMEM"
+	sys_fail copy_rate "mmap failed: ENOMEM" &&
+	expect_exit 1 "$HOST/randwrite" -d "$TEST_DIR/nosuch" -s 8192 &&
+	sys_fail randwrite "$TEST_DIR/nosuch/randwrite\.0 failed: ENOENT \(errno 2\)$"
 '
 
 if command -v strace >/dev/null 2>&1 && strace -qq -o /dev/null true 2>/dev/null; then
@@ -194,16 +215,17 @@ test_expect_success 'build-workloads: --help; an unknown target, missing argumen
 names=$(targets) || { echo "Bail out! scripts/targets: the target tables do not load"; exit 1; }
 for target in $names; do
 	export target
-	test_expect_success "$target: build-workloads builds three static programs, and they run" '
+	test_expect_success "$target: build-workloads builds four static programs, and they run" '
 		out=$TEST_DIR/$target &&
 		expect_exit 0 build-workloads "$target" "$out" &&
-		expect_eq "$(cat "$TEST_DIR/stdout")" "$out/copy_rate
+		expect_eq "$(cat "$TEST_DIR/stdout")" "$out/randwrite
+$out/copy_rate
 $out/pread_zero
 $out/syscall_rate" "printed paths" &&
 		cc=$(targets "$target" INIT_CC) &&
 		{ grep -q "^build-workloads: $target: nolibc of $DEFAULT_TREE (" "$TEST_DIR/stderr" ||
 			fail "no nolibc line for $DEFAULT_TREE"; }
-		for p in copy_rate pread_zero syscall_rate; do
+		for p in randwrite copy_rate pread_zero syscall_rate; do
 			grep -q "^+ $cc .* -Wall -Wextra .* -nostdinc .*-include $DEFAULT_TREE/tools/include/nolibc/nolibc.h .* -nostdlib -static -o [^ ]* $TOP/tests/guest/workloads/$p.c\( -lgcc\)\{0,1\}$" "$TEST_DIR/stderr" ||
 				fail "no compiler command for $p against the default nolibc"
 			[ -x "$out/$p" ] || fail "$out/$p: not executable"
@@ -211,6 +233,7 @@ $out/syscall_rate" "printed paths" &&
 		! grep -E "warning:|error:" "$TEST_DIR/stderr" || fail "build-workloads printed warnings" &&
 		expect_eq "$(ls -A "$out")" "copy_rate
 pread_zero
+randwrite
 syscall_rate" "files in OUTDIR" &&
 		r=$(runner "$target") &&
 		run_benches "$out" "$r"

@@ -15,6 +15,14 @@
  *  pread_dev_zero_100k   a timing, reported and not judged: the
  *                        reproducer of the arm64 clear_user thread
  *
+ * Then, for each --workload=PROG[:ARG...] argument, a second suite,
+ * "workloads" (the only one with --workloads-only, for a quicker boot): PROG (from /bin/ of the initramfs, or a path with a '/') is
+ * run with the ARGs, and every line it prints becomes a diagnostic
+ * "# PROG: LINE" of its test, which passes when PROG exits with 0.  The
+ * benchmarks of tests/guest/workloads/ print one "NAME VALUE UNITS" line:
+ * under QEMU's -icount, with -i, the guest instructions per operation
+ * (scripts/bench/bench-icount).
+ *
  * Every buffer is prefilled with GUARD_BYTE and has guard bytes on both
  * sides: the data must be exactly what was sent, the guards untouched, and
  * each call must return the full length.
@@ -24,7 +32,8 @@
  * /dev/zero, puts its scratch file in the directory given as argument
  * (default /tmp), and exits with 0 if every test passed, 1 otherwise;
  * --inject-overrun fakes a one-byte overrun to show that the checks fail;
- * --hang stops after the KTAP header, for the harness's timeout test.
+ * --hang stops after the KTAP header, for the harness's timeout test;
+ * --workload=... works in both.
  *
  * One source, built against the kernel tree's nolibc for every target
  * (scripts/stages/build-init: -nostdlib -static -include nolibc.h, with
@@ -39,10 +48,12 @@
 #ifndef NOLIBC
 #include <poll.h>
 #include <sys/mount.h>
+#include <sys/wait.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/klog.h>
+#include <stdlib.h>
 #endif
 
 /*
@@ -106,6 +117,24 @@ static long do_console_loglevel(int level)
 #else
 	return neg_errno(klogctl(8, NULL, level));
 #endif
+}
+
+static long do_fork(void)
+{
+	return neg_errno(fork());
+}
+
+/* Returns only on failure: -errno. */
+static long do_execve(const char *path, char *const argv[])
+{
+	static char *const envp[] = { NULL };
+
+	return neg_errno(execve(path, argv, envp));
+}
+
+static long do_waitpid(long pid, int *status)
+{
+	return neg_errno(waitpid((int)pid, status, 0));
 }
 
 /* poll() on no descriptors with no timeout: sleeps until a signal. */
@@ -218,6 +247,8 @@ static unsigned char big_buf[100 * 1024];
 static int inject_overrun;
 /* --hang: stop after the KTAP header and never end (harness tests). */
 static int hang;
+/* --workloads-only: with --workload=, leave the guest_init suite out. */
+static int workloads_only;
 
 /**
  * pattern - the test byte for a position in the source
@@ -607,6 +638,163 @@ static void test_timing(struct tcase *t, struct linebuf *diag)
 	lb_str(diag, " s");
 }
 
+/* --- workloads: other programs, run and reported ------------------------ */
+
+#define MAX_WORKLOADS	8
+#define WL_SPEC_MAX	200	/* "PROG:ARG:..." */
+#define WL_ARGS_MAX	16
+
+static const char *workloads[MAX_WORKLOADS];
+static unsigned int nr_workloads;
+
+/* Print each whole line of @buf[0, *len) as "# @prog: LINE"; keep the rest. */
+static void wl_lines(const char *prog, char *buf, unsigned int *len, int all)
+{
+	unsigned int start = 0, i;
+
+	for (i = 0; i < *len; i++) {
+		struct linebuf l = { .len = 0 };
+		unsigned int k;
+
+		if (buf[i] != '\n' && !(all && i + 1 == *len))
+			continue;
+		lb_str(&l, "# ");
+		lb_str(&l, prog);
+		lb_str(&l, ": ");
+		for (k = start; k < i + (buf[i] != '\n'); k++)
+			lb_char(&l, buf[k]);
+		put_line(1, lb_cstr(&l));
+		start = i + 1;
+	}
+	for (i = start; i < *len; i++)
+		buf[i - start] = buf[i];
+	*len -= start;
+}
+
+/**
+ * run_workload - run one --workload= program and report it as a KTAP test
+ * @spec: "PROG[:ARG...]", as given
+ * @nr: its KTAP test number
+ *
+ * Its stdout and stderr go through one pipe to the console, a diagnostic
+ * per line.  Returns 1 if it could not be run or did not exit with 0.
+ */
+static int run_workload(const char *spec, unsigned int nr)
+{
+	char words[WL_SPEC_MAX + 1], path[WL_SPEC_MAX + 8], out[512];
+	char *argv[WL_ARGS_MAX + 1];
+	struct linebuf l = { .len = 0 };
+	unsigned int argc = 0, i, n, len = 0;
+	const char *why = NULL, *name;
+	int fds[2], status = 0;
+	long pid, ret;
+
+	/* The words are the colon-separated parts of a copy of @spec. */
+	for (n = 0; n < WL_SPEC_MAX && spec[n]; n++)
+		words[n] = spec[n] == ':' ? '\0' : spec[n];
+	words[n] = '\0';
+	if (spec[n] || !words[0])
+		why = "bad --workload (PROG[:ARG...], at most 200 characters)";
+	for (i = 0; !why && i < n; i++) {
+		if (argc == WL_ARGS_MAX) {
+			why = "more than 16 words in --workload";
+			break;
+		}
+		argv[argc++] = &words[i];
+		while (words[i])
+			i++;
+	}
+	argv[argc] = NULL;
+	/* The test's name: PROG's last path component. */
+	name = argc ? argv[0] : spec;
+	for (i = 0; argc && argv[0][i]; i++)
+		if (argv[0][i] == '/' && argv[0][i + 1])
+			name = &argv[0][i + 1];
+	if (!why) {
+		const char *p = argv[0];
+
+		for (i = 0; p[i] && p[i] != '/'; i++)
+			;
+		l.len = 0;
+		if (!p[i])
+			lb_str(&l, "/bin/");
+		lb_str(&l, p);
+		for (i = 0; i < l.len; i++)
+			path[i] = l.buf[i];
+		path[i] = '\0';
+		l.len = 0;
+		ret = do_pipe(fds);
+		if (ret < 0)
+			why = "pipe failed";
+	}
+	if (why) {
+		lb_str(&l, "# ");
+		lb_str(&l, spec);
+		lb_str(&l, ": ");
+		lb_str(&l, why);
+		put_line(1, lb_cstr(&l));
+		l.len = 0;
+		lb_str(&l, "not ok ");
+		lb_uint(&l, nr);
+		lb_char(&l, ' ');
+		lb_str(&l, argc ? name : "workload");
+		put_line(1, lb_cstr(&l));
+		return 1;
+	}
+
+	pid = do_fork();
+	if (pid == 0) {
+		do_dup2(fds[1], 1);
+		do_dup2(fds[1], 2);
+		ret = do_execve(path, argv);
+		l.len = 0;
+		lb_str(&l, "exec ");
+		lb_str(&l, path);
+		lb_str(&l, " failed: ");
+		lb_int(&l, ret);
+		lb_flush(&l, 2);
+		exit(127);
+	}
+	do_close(fds[1]);
+	if (pid > 0) {
+		for (;;) {
+			ret = do_read(fds[0], out + len, sizeof(out) - len);
+			if (ret <= 0)
+				break;
+			len += (unsigned int)ret;
+			wl_lines(name, out, &len, len == sizeof(out));
+		}
+		wl_lines(name, out, &len, 1);
+		ret = do_waitpid(pid, &status);
+	} else {
+		ret = pid;
+	}
+	do_close(fds[0]);
+
+	l.len = 0;
+	lb_str(&l, "# ");
+	lb_str(&l, name);
+	if (ret < 0) {
+		lb_str(&l, ": fork or wait failed: ");
+		lb_int(&l, ret);
+	} else if (status & 0x7f) {
+		lb_str(&l, ": killed by signal ");
+		lb_uint(&l, (unsigned int)status & 0x7f);
+	} else {
+		lb_str(&l, ": exit status ");
+		lb_uint(&l, ((unsigned int)status >> 8) & 0xff);
+	}
+	put_line(1, lb_cstr(&l));
+	ret = ret < 0 || status != 0;
+	l.len = 0;
+	lb_str(&l, ret ? "not ok " : "ok ");
+	lb_uint(&l, nr);
+	lb_char(&l, ' ');
+	lb_str(&l, name);
+	put_line(1, lb_cstr(&l));
+	return (int)ret;
+}
+
 /* --- PID 1 ------------------------------------------------------------ */
 
 /*
@@ -675,6 +863,15 @@ static int str_eq(const char *a, const char *b)
 	return *a == *b;
 }
 
+static int starts_with(const char *s, const char *prefix)
+{
+	while (*prefix && *s == *prefix) {
+		s++;
+		prefix++;
+	}
+	return !*prefix;
+}
+
 /* Print a test's diagnostic and its KTAP result line; 1 if it failed. */
 static int report(const struct tcase *t, unsigned int nr)
 {
@@ -716,7 +913,7 @@ int main(int argc, char **argv)
 	struct linebuf timing = { .len = 0 };
 	const char *dir = "/tmp";
 	long pid = getpid();
-	int guest = pid == 1;
+	int guest = pid == 1, checks;
 	unsigned int i, failed = 0;
 
 	/* As PID 1 the arguments come from the kernel command line, after "--". */
@@ -725,6 +922,11 @@ int main(int argc, char **argv)
 			inject_overrun = 1;
 		else if (str_eq(argv[i], "--hang"))
 			hang = 1;
+		else if (str_eq(argv[i], "--workloads-only"))
+			workloads_only = 1;
+		else if (starts_with(argv[i], "--workload=") &&
+			 nr_workloads < MAX_WORKLOADS)
+			workloads[nr_workloads++] = argv[i] + 11;
 		else if (!guest)
 			dir = argv[i];
 	}
@@ -749,8 +951,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(src_area); i++)
 		src_area[i] = pattern(i);
 
+	/* Without a workload, --workloads-only would leave nothing to run. */
+	checks = !(workloads_only && nr_workloads);
 	put_line(0, "KTAP version 1");
-	put_line(0, "1..1");
+	put_line(0, checks && nr_workloads ? "1..2" : "1..1");
+	if (!checks)
+		goto run_workloads;
 	put_line(1, "KTAP version 1");
 	put_line(1, "# Subtest: guest_init");
 	put_line(1, "1..4");
@@ -775,6 +981,27 @@ int main(int argc, char **argv)
 	failed += report(&tests[3], 4);
 
 	put_line(0, failed ? "not ok 1 guest_init" : "ok 1 guest_init");
+
+run_workloads:
+	if (nr_workloads) {
+		struct linebuf plan = { .len = 0 }, res = { .len = 0 };
+		unsigned int wl_failed = 0;
+
+		put_line(1, "KTAP version 1");
+		put_line(1, "# Subtest: workloads");
+		lb_str(&plan, "1..");
+		lb_uint(&plan, nr_workloads);
+		put_line(1, lb_cstr(&plan));
+		if (!checks)
+			put_line(1, lb_cstr(&setup));
+		for (i = 0; i < nr_workloads; i++)
+			wl_failed += run_workload(workloads[i], i + 1);
+		lb_str(&res, wl_failed ? "not ok " : "ok ");
+		lb_uint(&res, checks ? 2 : 1);
+		lb_str(&res, " workloads");
+		put_line(0, lb_cstr(&res));
+		failed += wl_failed;
+	}
 	put_line(0, "GUEST-INIT-END");
 
 	if (guest)

@@ -18,9 +18,11 @@
  * a page boundary: a misaligned destination is the case the patch changes
  * (OFFSET 0 is the control).
  *
- * Usage: copy_rate [-s SIZE] [-o OFFSET] [-n COUNT]
+ * Usage: copy_rate [-i] [-s SIZE] [-o OFFSET] [-n COUNT]
  * Prints "copy_rate_mbps MB_PER_SECOND MB/s" (10^6 bytes), after one
- * untimed pread() whose data is checked.  Higher is better.
+ * untimed pread() whose data is checked.  Higher is better.  With -i,
+ * "copy_rate_ns_per_pread NS ns" (under QEMU -icount shift=0, the guest
+ * instructions of one pread()).
  */
 #include "bench.h"
 
@@ -32,7 +34,7 @@
 #define MAX_COUNT	1000000000UL
 
 static const char usage[] =
-"Usage: copy_rate [-s SIZE] [-o OFFSET] [-n COUNT]\n"
+"Usage: copy_rate [-i] [-s SIZE] [-o OFFSET] [-n COUNT]\n"
 "\n"
 "Time COUNT pread()s of SIZE bytes (default 65536) from a memfd into a\n"
 "buffer OFFSET bytes (default 1) past a page boundary: copy_to_user() of\n"
@@ -41,7 +43,9 @@ static const char usage[] =
 "\n"
 "Prints one line on stdout, \"copy_rate_mbps RATE MB/s\" (10^6 bytes/s),\n"
 "and a diagnostic on stderr.  Exit: 0 done, 1 a system call failed, 2 bad\n"
-"arguments.\n";
+"arguments.\n"
+"\n"
+BENCH_USAGE_PER_OP;
 
 /* Depends on the position without a short period: a shifted copy shows. */
 static unsigned char pattern(unsigned long pos)
@@ -188,7 +192,10 @@ int main(int argc, char **argv)
 
 	secs = (double)(t1 - t0) / 1e9;
 	rate = secs > 0 ? (double)size * (double)count / secs / 1e6 : 0;
-	bench_result("copy_rate_mbps", rate, 1, "MB/s");
+	if (bench_per_op)
+		bench_result_per_op("pread", t1 - t0, count);
+	else
+		bench_result("copy_rate_mbps", rate, 1, "MB/s");
 
 	lb_str(&l, "copy_rate: ");
 	lb_uint(&l, count);

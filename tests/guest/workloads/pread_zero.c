@@ -10,10 +10,12 @@
  * 100 KiB: 9.0 s when the loop straddles an I-cache line, 6.9 s when it
  * does not.  These are the defaults here.
  *
- * Usage: pread_zero [-s SIZE_BYTES] [-n COUNT]
+ * Usage: pread_zero [-i] [-s SIZE_BYTES] [-n COUNT]
  * Prints "pread_zero_seconds SECONDS s": the wall time of the COUNT calls
  * (CLOCK_MONOTONIC), after one untimed call that faults the buffer in and
- * is checked to have returned zeros.  Lower is better.
+ * is checked to have returned zeros.  Lower is better.  With -i,
+ * "pread_zero_ns_per_pread NS ns" (under QEMU -icount shift=0, the guest
+ * instructions of one pread()).
  */
 #include "bench.h"
 
@@ -24,7 +26,7 @@
 #define FILL_BYTE	0xa5
 
 static const char usage[] =
-"Usage: pread_zero [-s SIZE_BYTES] [-n COUNT]\n"
+"Usage: pread_zero [-i] [-s SIZE_BYTES] [-n COUNT]\n"
 "\n"
 "Time COUNT pread()s of SIZE_BYTES from /dev/zero into one buffer: the\n"
 "kernel's clear_user() (on arm64 __arch_clear_user(), patch 0004).\n"
@@ -32,7 +34,9 @@ static const char usage[] =
 "\n"
 "Prints one line on stdout, \"pread_zero_seconds SECONDS s\", and a\n"
 "diagnostic on stderr.  Exit: 0 done, 1 a system call failed, 2 bad\n"
-"arguments.\n";
+"arguments.\n"
+"\n"
+BENCH_USAGE_PER_OP;
 
 int main(int argc, char **argv)
 {
@@ -82,7 +86,10 @@ int main(int argc, char **argv)
 	do_close((int)fd);
 
 	secs = (double)(t1 - t0) / 1e9;
-	bench_result("pread_zero_seconds", secs, 6, "s");
+	if (bench_per_op)
+		bench_result_per_op("pread", t1 - t0, count);
+	else
+		bench_result("pread_zero_seconds", secs, 6, "s");
 
 	lb_str(&l, "pread_zero: ");
 	lb_uint(&l, count);

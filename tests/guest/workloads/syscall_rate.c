@@ -22,8 +22,10 @@
  * libc function: a libc may cache getpid() or getuid() and skip the
  * kernel.  File descriptor 0 must be open, as in UnixBench.
  *
- * Usage: syscall_rate [-t SECONDS | -n LOOPS]
+ * Usage: syscall_rate [-i] [-t SECONDS | -n LOOPS]
  * Prints "syscall_rate_lps LOOPS_PER_SECOND loops/s".  Higher is better.
+ * With -i, "syscall_rate_ns_per_syscall NS ns" (under QEMU -icount
+ * shift=0, the guest instructions of one system call of the mix).
  */
 #include "bench.h"
 
@@ -38,7 +40,7 @@
 #define CLOCK_EVERY	256
 
 static const char usage[] =
-"Usage: syscall_rate [-t SECONDS | -n LOOPS]\n"
+"Usage: syscall_rate [-i] [-t SECONDS | -n LOOPS]\n"
 "\n"
 "The UnixBench \"syscall\" mix: loops of close(dup(0)), getpid(), getuid(),\n"
 "umask(022), for SECONDS (default 10) or for LOOPS loops.  Measures the\n"
@@ -48,7 +50,9 @@ static const char usage[] =
 "\n"
 "Prints one line on stdout, \"syscall_rate_lps RATE loops/s\", and a\n"
 "diagnostic on stderr.  Exit: 0 done, 1 a system call failed, 2 bad\n"
-"arguments.\n";
+"arguments.\n"
+"\n"
+BENCH_USAGE_PER_OP;
 
 /* One loop of the mix; only dup() and close() can fail. */
 static void mix_once(void)
@@ -104,7 +108,10 @@ int main(int argc, char **argv)
 
 	secs = (double)(t1 - t0) / 1e9;
 	rate = secs > 0 ? (double)loops / secs : 0;
-	bench_result("syscall_rate_lps", rate, 1, "loops/s");
+	if (bench_per_op)
+		bench_result_per_op("syscall", t1 - t0, loops * 5);
+	else
+		bench_result("syscall_rate_lps", rate, 1, "loops/s");
 
 	lb_str(&l, "syscall_rate: ");
 	lb_uint(&l, loops);
