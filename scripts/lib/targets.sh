@@ -295,7 +295,7 @@ WORKLOAD_TABLES=${WORKLOAD_TABLES:-$TOP/configs/workloads}
 workload_names() { _table_names "$WORKLOAD_TABLES"; }
 
 # workload_load NAME: PROVES, TARGET, PROGRAM, OP, ARGS, SHORT_ARGS,
-# CONFIG_FRAGMENTS, CMDLINE, ANCHOR, LIMITS from configs/workloads/NAME.conf
+# CONFIG_FRAGMENTS, CMDLINE, REPRO, ANCHOR, LIMITS from configs/workloads/NAME.conf
 # over the defaults; PROVES, TARGET and PROGRAM checked.
 workload_load() {
 	_table_load workload "$WORKLOAD_TABLES" "$1"
@@ -306,4 +306,6 @@ workload_load() {
 	[ -f "$TOP/tests/guest/workloads/$PROGRAM.c" ] ||
 		die "$EX_USAGE" "$(_table_where PROGRAM): PROGRAM: no tests/guest/workloads/$PROGRAM.c"
 	[[ $OP =~ ^[a-z0-9_]+$ ]] || die "$EX_USAGE" "$(_table_where OP): OP: '$OP' is not a word of a-z, 0-9 and _"
+	[ -z "$REPRO" ] || compgen -G "$TOP/patches/repro/*-$REPRO.patch" >/dev/null ||
+		die "$EX_USAGE" "$(_table_where REPRO): REPRO: no patches/repro/LINE-$REPRO.patch"
 }

@@ -87,7 +87,7 @@ c" "all targets" &&
 	expect_one_line_error "defaults/b\.conf:10: DEFAULT: .maybe. is not yes or no"
 '
 
-test_expect_success 'workload tables: every shipped one loads; a bad PROVES, TARGET or PROGRAM is one line' '
+test_expect_success 'workload tables: every shipped one loads; a bad PROVES, TARGET, PROGRAM or REPRO is one line' '
 	for w in $(cd "$TOP/configs/workloads" && ls *.conf | sed "s/\.conf\$//"); do
 		bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/targets.sh\" && workload_load \"\$1\" && targets \"\$TARGET\" >/dev/null" - "$w" ||
 			{ fail "workload table $w does not load"; return 1; }
@@ -97,7 +97,9 @@ test_expect_success 'workload tables: every shipped one loads; a bad PROVES, TAR
 	sed "s/^PROVES=.*/PROVES=4/" "$w/good.conf" >"$w/p.conf" &&
 	sed "s/^TARGET=.*/TARGET=nosuch/" "$w/good.conf" >"$w/t.conf" &&
 	sed "s/^PROGRAM=.*/PROGRAM=fio/" "$w/good.conf" >"$w/g.conf" &&
-	for c in "good 0" "p 2 PROVES: .4. is not patch numbers" "t 2 TARGET: no target .nosuch." "g 2 PROGRAM: no tests/guest/workloads/fio\.c"; do
+	{ cat "$w/good.conf" && echo REPRO=nosuch; } >"$w/r.conf" &&
+	for c in "good 0" "p 2 PROVES: .4. is not patch numbers" "t 2 TARGET: no target .nosuch." "g 2 PROGRAM: no tests/guest/workloads/fio\.c" \
+		"r 2 REPRO: no patches/repro/LINE-nosuch\.patch"; do
 		set -- $c &&
 		name=$1 code=$2 && shift 2 &&
 		WORKLOAD_TABLES=$w expect_exit "$code" bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/targets.sh\" && workload_load \"\$1\"" - "$name" || return 1

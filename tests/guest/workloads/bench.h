@@ -70,13 +70,22 @@ static inline long do_umask(unsigned int mask)
 	return syscall(__NR_umask, mask);
 }
 
-/* Anonymous private memory, page-aligned: the address, or -errno. */
+/*
+ * Anonymous private memory, page-aligned: the address, or -errno.  On a
+ * 32-bit guest an address above 2 GiB is a negative long: test the result
+ * with mmap_failed(), as the kernel's IS_ERR_VALUE() does, not with < 0.
+ */
 static inline long do_mmap_anon(unsigned long len)
 {
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	return p == MAP_FAILED ? -errno : (long)p;
+}
+
+static inline int mmap_failed(long ret)
+{
+	return (unsigned long)ret >= -4095UL;
 }
 
 static inline void __noreturn do_exit(int status)

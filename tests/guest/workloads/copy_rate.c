@@ -154,11 +154,11 @@ int main(int argc, char **argv)
 
 	/* Source and destination: page-aligned mappings (mmap). */
 	ret = do_mmap_anon(size);
-	if (ret < 0)
+	if (mmap_failed(ret))
 		bench_die_sys("mmap", ret, 0);
 	src = (unsigned char *)ret;
 	ret = do_mmap_anon(size + off);
-	if (ret < 0)
+	if (mmap_failed(ret))
 		bench_die_sys("mmap", ret, 0);
 	dst = (unsigned char *)(ret + (long)off);
 

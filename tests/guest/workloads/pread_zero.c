@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 	count = opts[1].val;
 
 	ret = do_mmap_anon(size);
-	if (ret < 0)
+	if (mmap_failed(ret))
 		bench_die_sys("mmap", ret, 0);
 	buf = (unsigned char *)ret;
 	fd = do_open_ro("/dev/zero");

@@ -83,6 +83,28 @@ static long do_mkdir(const char *path)
 	return ret == -EEXIST ? 0 : ret;
 }
 
+/* mkdir -p: a bare initramfs has no /mnt for the default DIR. */
+static long do_mkdir_parents(const char *path)
+{
+	char part[256];
+	size_t i;
+	long ret;
+
+	for (i = 0; path[i]; i++) {
+		if (i >= sizeof(part) - 1)
+			return -ENAMETOOLONG;
+		if (path[i] == '/' && i > 0) {
+			part[i] = '\0';
+			ret = do_mkdir(part);
+			if (ret < 0)
+				return ret;
+		}
+		part[i] = path[i];
+	}
+	part[i] = '\0';
+	return do_mkdir(part);
+}
+
 static long do_mount(const char *src, const char *dir, const char *type)
 {
 	return neg_errno(mount(src, dir, type, 0, NULL));
@@ -226,7 +248,7 @@ static void make_ubifs(unsigned long ubi, const char *dir)
 	if (ret < 0)
 		bench_die_sys("UBI_IOCMKVOL", ret, 0);
 
-	ret = do_mkdir(dir);
+	ret = do_mkdir_parents(dir);
 	if (ret < 0)
 		bench_die_sys("mkdir", ret, 0);
 	strnum(path, sizeof(path), "ubi", ubi, ":" VOL_NAME);
@@ -358,7 +380,7 @@ int main(int argc, char **argv)
 	if (opts[1].seen)
 		make_ubifs(opts[1].val, dir);
 	ret = do_mmap_anon(bs + blocks * sizeof(*order));
-	if (ret < 0)
+	if (mmap_failed(ret))
 		bench_die_sys("mmap", ret, 0);
 	buf = (unsigned char *)ret;
 	order = (unsigned int *)(ret + (long)bs);
