@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
 # bench-icount's short runs on 7.3 (a long test: each workload builds two
-# or three minimal kernels, about 4 minutes each cold on 2 cores): every
+# or three minimal kernels, 2 to 8 minutes each cold on 2 cores): every
 # kernel's two runs agree to 0.1%; where a patch changes the path the
 # workload runs, shipped and series differ by more than that.  On the
 # i.MX25 UBIFS workload the series costs what the header before 7.0 did,
