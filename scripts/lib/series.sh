@@ -199,6 +199,13 @@ patch_metadata() { awk '/^---$/ { on = 1; next } on && !NF { exit } on' "$1"; }
 # patch_meta PATCH KEY: the value of KEY: in the metadata block.
 patch_meta() { patch_metadata "$1" | sed -n "s/^$2: //p"; }
 
+# patch_kind PATCH: what the patch is on its line, the first words of its
+# Kind: line: "upstream submission" (mainline: goes upstream), "stable
+# backport" (of a change upstream has) or "vendor carry" (carried, with
+# no upstream or stable path: hardening, an optimization); empty for a
+# patch without one (patches/repro/, a vendor's --extra layer).
+patch_kind() { patch_meta "$1" Kind | sed 's/ *\[.*//'; }
+
 # index_preimages PATCH: "Preimage: PATH HASH" per file, from the index lines.
 index_preimages() { patch_files "$1" | awk '{ print "Preimage: " $1 " " $2 }'; }
 

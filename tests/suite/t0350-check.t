@@ -18,22 +18,25 @@ test_expect_success 'the 6.12 series on its tree: every check passes' '
 	all_ok &&
 	tap_line "checkpatch: 0001-vdso-unaligned-packed-may-alias.patch$" &&
 	tap_line "headers: 1 header pair\(s\) the series touches: identical, check-headers.sh quiet$" &&
-	tap_line "hygiene: metadata of [0-9]+ patches: Upstream-Status, Preimage = index, Fixes$" &&
+	tap_line "hygiene: metadata of [0-9]+ patches: Upstream-Status, Kind, Preimage = index, Fixes$" &&
 	tap_line "cppcheck: project C: [0-9]+ files, no findings$" &&
 	expect_eq "$(jq -r ".result, .base, (.checks | keys | join(\",\"))" "$TEST_DIR/c.json" | paste -sd " " -)" \
 		"pass 6.12 checkpatch,cppcheck,headers,hygiene" json &&
 	grep -q "^| checkpatch | 0003-x86-copy-user-align-destination.patch | pass | 0 |$" "$TEST_DIR/c.md"
 '
 
-test_expect_success 'planted defects fail their checks: trailing whitespace, a missing patch file' '
+test_expect_success 'planted defects fail their checks: trailing whitespace, a missing patch file, no Kind' '
 	bad=$TEST_DIR/patches && cp -r "$TOP/patches" "$bad" &&
 	sed -i "0,/^+\tsubq %rax,%rcx$/s//&  /" "$bad/6.12/0003-x86-copy-user-align-destination.patch" &&
 	echo 0007-no-such.patch >>"$bad/6.12/series" &&
+	sed -i "/^Kind: /d" "$bad/6.12/0005-loongarch-syscall-args-no-memcpy.patch" &&
 	expect_exit 1 check --only checkpatch,hygiene --patches "$bad" "$tree" &&
 	grep -q "^not ok [0-9]* - checkpatch: 0003-x86-copy-user-align-destination.patch: total: 1 errors" "$TEST_DIR/stdout" &&
 	grep -q "^#   ERROR: trailing whitespace" "$TEST_DIR/stdout" &&
 	grep -q "^not ok [0-9]* - hygiene: series files and patch files$" "$TEST_DIR/stdout" &&
-	grep -q "^#   .*/6.12/0007-no-such.patch: patch listed in the series is missing$" "$TEST_DIR/stdout"
+	grep -q "^#   .*/6.12/0007-no-such.patch: patch listed in the series is missing$" "$TEST_DIR/stdout" &&
+	grep -q "^not ok [0-9]* - hygiene: metadata of [0-9]* patches$" "$TEST_DIR/stdout" &&
+	grep -q "^#   6.12/0005-loongarch-syscall-args-no-memcpy.patch: no Kind line below ---" "$TEST_DIR/stdout"
 '
 
 test_expect_success 'a tools copy out of sync fails the header check' '

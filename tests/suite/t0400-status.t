@@ -9,7 +9,7 @@
 
 # cell PATCH COLUMN: the matrix cell (markdown on stdout of the last run).
 cell() {
-	awk -F' [|] ' -v p="$1" -v c="$2" '$1 == "| " p { sub(/ [|]$/, "", $NF); print $(c + 1) }' "$TEST_DIR/stdout"
+	awk -F' [|] ' -v p="$1" -v c="$2" '$1 == "| " p { sub(/ [|]$/, "", $NF); f = $(c + 1); sub(/ · .*/, "", f); print f }' "$TEST_DIR/stdout"
 }
 export -f cell
 
@@ -63,7 +63,11 @@ test_expect_success "every Debian tree of configs/bases by default ($kernels): o
 	expect_eq "$(jq -r "[.trees[].base] | join(\" \")" "$TEST_DIR/status.json")" \
 		"$(for k in $kernels; do kernel_line "$k"; done | paste -sd " " -)" "JSON bases" &&
 	expect_eq "$(jq -r ".patches | length" "$TEST_DIR/status.json")" 6 "JSON rows" &&
-	expect_eq "$(jq -r ".patches[2].cells[$(($(col 6.12) - 1))].status" "$TEST_DIR/status.json")" "already present" "JSON cell"
+	expect_eq "$(jq -r ".patches[2].cells[$(($(col 6.12) - 1))].status" "$TEST_DIR/status.json")" "already present" "JSON cell" &&
+	# What each patch is on its line: its Kind: line, in the cell and the JSON.
+	grep -q "^| $P1 | applies · upstream submission |" "$TEST_DIR/stdout" &&
+	expect_eq "$(jq -r ".patches[0].cells[$(($(col 6.12) - 1))].kind" "$TEST_DIR/status.json")" "vendor carry" "0001 on 6.12" &&
+	expect_eq "$(jq -r ".patches[2].cells[$(($(col 6.12) - 1))].kind" "$TEST_DIR/status.json")" "stable backport" "0003 on 6.12"
 '
 
 test_expect_success 'a conflict and a patch that needs a refresh, on one tree' '

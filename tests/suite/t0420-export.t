@@ -74,6 +74,8 @@ test_expect_success 'the cover letter: a line per patch, what was left out, the 
 	c=$outdir/0000-cover-letter.patch &&
 	! grep -q "\\*\\*\\* \\(SUBJECT\\|BLURB\\) HERE" "$c" &&
 	grep -qxF -- "- LoongArch: Copy syscall arguments without memcpy()" "$c" &&
+	grep -qxF -- "  Kind: $(sed -n "s/^Kind: //p" "$TOP/patches/mainline/$P5")" "$c" &&
+	grep -qxF -- "  Kind: upstream submission [for the arm64 tree]" "$c" &&
 	grep -qxF -- "- $P3: already present" "$c" &&
 	grep -qxF -- "- arm64: clear_user: Align __arch_clear_user() to 64 bytes" "$c" &&
 	grep -qxF "## 0001/0002: vdso: Use a packed, may_alias struct for get/put_unaligned()" "$c" &&
