@@ -97,7 +97,7 @@ test_expect_success 'workload tables: every shipped one loads; a bad PROVES, TAR
 	sed "s/^PROVES=.*/PROVES=4/" "$w/good.conf" >"$w/p.conf" &&
 	sed "s/^TARGET=.*/TARGET=nosuch/" "$w/good.conf" >"$w/t.conf" &&
 	sed "s/^PROGRAM=.*/PROGRAM=fio/" "$w/good.conf" >"$w/g.conf" &&
-	{ cat "$w/good.conf" && echo REPRO=nosuch; } >"$w/r.conf" &&
+	{ grep -v "^REPRO=" "$w/good.conf" && echo REPRO=nosuch; } >"$w/r.conf" &&
 	for c in "good 0" "p 2 PROVES: .4. is not patch numbers" "t 2 TARGET: no target .nosuch." "g 2 PROGRAM: no tests/guest/workloads/fio\.c" \
 		"r 2 REPRO: no patches/repro/LINE-nosuch\.patch"; do
 		set -- $c &&
