@@ -168,7 +168,29 @@ test_expect_success 'bad input: one-line errors, nothing written' '
 	expect_one_line_error "linux-7.3: not the top of a git work tree" &&
 	expect_exit 2 "$SCRIPTS/export" --tree "$repo" 5.4 "$TEST_DIR/x" &&
 	expect_one_line_error "unknown base .5.4." &&
+	expect_exit 2 "$SCRIPTS/export" --posting nosuch --tree "$repo" mainline "$TEST_DIR/x" &&
+	expect_one_line_error "--posting nosuch: no such posting in configs/postings" &&
 	[ ! -e "$TEST_DIR/x" ]
+'
+
+test_expect_success 'one posting per subsystem: its changes only, its recipients, the tree it goes through' '
+	for po in vdso arm64 loongarch; do
+		expect_exit 0 "$SCRIPTS/export" --posting $po --results "$results" --tree "$repo" mainline "$TEST_DIR/post-$po" ||
+			return 1
+	done &&
+	expect_eq "$(cd "$TEST_DIR/post-vdso" && ls | cut -c1-8 | paste -sd " " -)" "0000-cov 0001-vds 0002-too 0003-lib" "vdso files" &&
+	expect_eq "$(cd "$TEST_DIR/post-arm64" && ls | cut -c1-8 | paste -sd " " -)" "0000-cov 0001-arm" "arm64 files" &&
+	c=$TEST_DIR/post-arm64/0000-cover-letter.patch &&
+	expect_eq "$(header "$c" Subject)" "[PATCH 0/1] arm64: clear_user: the store loop in one I-cache line" subject &&
+	grep -q "^This is the arm64 posting of the series; it goes through the arm64 tree\.$" "$c" &&
+	! grep -q "^- .*disabled by override" "$c" &&
+	header "$c" To | grep -q "Catalin Marinas" &&
+	! header "$c" To | grep -q "Huacai Chen" &&
+	header "$TEST_DIR/post-loongarch/0000-cover-letter.patch" To | grep -q "Huacai Chen" &&
+	# 0003 is already in 7.3: its posting has nothing to send.
+	expect_exit 1 "$SCRIPTS/export" --posting x86 --results "$results" --tree "$repo" mainline "$TEST_DIR/post-x86" &&
+	expect_last_error "nothing to export: every mainline patch of posting x86 is already present" &&
+	[ ! -e "$TEST_DIR/post-x86" ]
 '
 
 test_done
