@@ -127,6 +127,33 @@ test_expect_success 'b4 am -m takes the exported series; git am of its mbox appl
 	expect_eq "$(git -C "$g" log -1 --format=%an HEAD~4)" "Seed 8fb4d3ac maintainers" "author of 1/5"
 '
 
+# b4_then_am DIR N: b4 am -m of DIR's patches takes N patches, and git am
+# of its mbox applies them to a fresh repository of the files they touch,
+# as they are in the exported tree.
+b4_then_am() {
+	local d=$1 n=$2 w f p
+	w=$TEST_DIR/b4-${1##*/}
+	mkdir -p "$w/b4" || return 1
+	cat "$d"/*.patch >"$w/b4/series.mbox" || return 1
+	if ! (cd "$w/b4" && b4 am -m series.mbox -o . -n series) >"$w/b4.log" 2>&1; then
+		cat "$w/b4.log"
+		fail "b4 am of $d"
+		return 1
+	fi
+	grep -q "^Total patches: $n$" "$w/b4.log" || { cat "$w/b4.log"; fail "b4 am of $d: not $n patches"; return 1; }
+	mkdir -p "$w/fresh" && git -C "$w/fresh" init -q &&
+	for p in "$d"/000[1-9]-*.patch; do
+		awk "/^diff --git / { sub(/^b\//, \"\", \$4); print \$4 }" "$p"
+	done | sort -u | while read -r f; do
+		git -C "$repo" cat-file -e "$head:$f" 2>/dev/null || continue
+		mkdir -p "$w/fresh/$(dirname "$f")" && git -C "$repo" show "$head:$f" >"$w/fresh/$f"
+	done &&
+	git -C "$w/fresh" add -A && git -C "$w/fresh" -c user.name=t -c user.email=t@t commit -qm base &&
+	git -C "$w/fresh" -c user.name=t -c user.email=t@t am -q "$w/b4/series.mbx" &&
+	expect_eq "$(git -C "$w/fresh" rev-list --count HEAD)" $((n + 1)) "commits after git am of $d"
+}
+export -f b4_then_am
+
 test_expect_success 'no submitter identity: a one-line error, nothing written' '
 	unset GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL &&
 	HOME=$TEST_DIR/nohome GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
@@ -187,6 +214,8 @@ test_expect_success 'one posting per subsystem: its changes only, its recipients
 	header "$c" To | grep -q "Catalin Marinas" &&
 	! header "$c" To | grep -q "Huacai Chen" &&
 	header "$TEST_DIR/post-loongarch/0000-cover-letter.patch" To | grep -q "Huacai Chen" &&
+	b4_then_am "$TEST_DIR/post-vdso" 3 && b4_then_am "$TEST_DIR/post-arm64" 1 &&
+	b4_then_am "$TEST_DIR/post-loongarch" 1 &&
 	# 0003 is already in 7.3: its posting has nothing to send.
 	expect_exit 1 "$SCRIPTS/export" --posting x86 --results "$results" --tree "$repo" mainline "$TEST_DIR/post-x86" &&
 	expect_last_error "nothing to export: every mainline patch of posting x86 is already present" &&
