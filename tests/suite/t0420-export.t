@@ -185,6 +185,8 @@ test_expect_success 'bad input: one-line errors, nothing written' '
 	expect_one_line_error "unknown base .5.4." &&
 	expect_exit 2 "$SCRIPTS/export" --posting nosuch --tree "$repo" mainline "$TEST_DIR/x" &&
 	expect_one_line_error "--posting nosuch: no such posting in configs/postings" &&
+	expect_exit 2 "$SCRIPTS/export" --posting arm64 --tree "$repo" 6.12 "$TEST_DIR/x" &&
+	expect_one_line_error "--posting arm64: configs/postings splits the mainline series; the 6.12 series goes out as one" &&
 	[ ! -e "$TEST_DIR/x" ]
 '
 
