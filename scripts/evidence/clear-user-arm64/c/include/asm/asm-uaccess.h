@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shim of arch/arm64/include/asm/asm-uaccess.h: USER() only.
+ * Shim of arch/arm64/include/asm/asm-uaccess.h: USER(), and the two
+ * alternative macros that the kernel's header brings in with it.
  *
  * USER(fixup, insn) emits the instruction and records an exception-table
  * entry for it, as the kernel's _asm_extable_uaccess does, but in the
@@ -27,5 +28,19 @@
 	.balign 8;					\
 	.quad 9999b, l;					\
 	.popsection
+
+/*
+ * alternative_if_not CAP ... alternative_else_nop_endif: at boot the kernel
+ * turns the instructions between them into NOPs when the CPU has CAP; the
+ * NOPs themselves go to another section, so .text is laid out as here.
+ * Nothing patches them in this program: they run as written, which for
+ * clear_user.S's MOPS block is the branch to the store loop, as on a CPU
+ * without FEAT_MOPS.
+ */
+	.macro alternative_if_not cap
+	.endm
+
+	.macro alternative_else_nop_endif
+	.endm
 
 #endif /* HARNESS_ASM_ASM_UACCESS_H */
