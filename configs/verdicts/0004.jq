@@ -20,6 +20,7 @@
 	w_text_align: $w.text_align,
 	w_loop_offset: $w.loop_offset,
 	w_loop_bytes: $w.loop_bytes,
+	w_loop_nops: ($w.loop_nops // 0),
 	w_crossing: $w.crossing_placements,
 	bti_unconditional: ($l.bti_changes_code == false),
 	harness: $c.result,

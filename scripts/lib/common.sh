@@ -32,7 +32,8 @@ EX_LOCKED=4	# another run holds the lock on the same tree
 
 # checkpatch message types ignored, each for a reason (README, tests/suite/t0050),
 # by scripts/check and scripts/export: UNKNOWN_COMMIT_ID: the Debian trees
-# have no git history to find the 7.0 commit a339671db64b in;
+# have no git history to find the commits of the Fixes: tags in
+# (a339671db64b, fe59e0358d9b);
 # FILE_PATH_CHANGES: every new file asks whether MAINTAINERS needs
 # updating, and the KUnit test needs no section.
 CHECKPATCH_IGNORE=UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES

@@ -3,7 +3,7 @@
 P1=0001-vdso-unaligned-packed-may-alias.patch
 P2=0002-tools-headers-sync-unaligned.patch
 P3=0003-x86-copy-user-align-destination.patch
-P4=0004-arm64-clear-user-align-64.patch
+P4=0004-arm64-clear-user-loop-label.patch
 P5=0005-loongarch-syscall-args-no-memcpy.patch
 P6=0006-lib-unaligned-kunit.patch
 export P1 P2 P3 P4 P5 P6

@@ -120,10 +120,12 @@ test_expect_success 'series_load refuses a #present or #not-needed line without 
 change() { change_patch "$2" "$1" >"$TEST_DIR/change" && printf "%s|%s\n" "$(cat "$TEST_DIR/change")" "$CHANGE_WHY"; }
 export -f change
 
-test_expect_success 'change_patch: mainline gets its own 0004 and 0005, 6.12 the repro port of 0004 and its own 0005' '
+test_expect_success 'change_patch: mainline gets its own 0004 and 0005, 6.12 its own 0005, a repro port where there is one' '
 	expect_eq "$(change 0004 mainline)" "$TOP/patches/mainline/$P4|" "mainline 0004" &&
 	expect_eq "$(change 0005 mainline)" "$TOP/patches/mainline/$P5|" "mainline 0005" &&
-	expect_eq "$(change 0004 6.12)" "$TOP/patches/repro/6.12-${P4#0004-}|" "6.12 0004 (#not-needed: the port)" &&
+	expect_eq "$(change 0004 6.12)" "|the 6.12 series does not take 0004 ($(sed -n "s/^#not-needed $P4 //p" "$TOP/patches/6.12/series")) and patches/repro/ has no 6.12-${P4#0004-}" "6.12 0004 (#not-needed, no port)" &&
+	cp -r "$TOP/patches" "$TEST_DIR/patches" && : >"$TEST_DIR/patches/repro/6.12-${P4#0004-}" &&
+	expect_eq "$(PATCHES_DIR=$TEST_DIR/patches change 0004 6.12)" "$TEST_DIR/patches/repro/6.12-${P4#0004-}|" "6.12 0004 (#not-needed: the port)" &&
 	expect_eq "$(change 0005 6.12)" "$TOP/patches/6.12/$P5|" "6.12 0005" &&
 	expect_eq "$(change 0003 6.12)" "$TOP/patches/6.12/$P3|" "6.12 0003 (#present)"
 '

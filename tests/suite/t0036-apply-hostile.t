@@ -179,7 +179,7 @@ test_expect_success '--git: a git am that fails: HEAD, index and work tree as th
 	printf "#!/bin/sh\ngit diff --cached --name-only | grep -q clear_user && exit 1\nexit 0\n" >"$g/.git/hooks/pre-applypatch" &&
 	chmod +x "$g/.git/hooks/pre-applypatch" &&
 	expect_exit 1 apply --git "$g" &&
-	expect_last_error "git am failed on \"arm64: clear_user: Align __arch_clear_user\(\) to 64 bytes\": the tree is back at $head" &&
+	expect_last_error "git am failed on \"arm64: clear_user: Keep the alignment padding out of the store loop\": the tree is back at $head" &&
 	expect_eq "$(git -C "$g" rev-parse HEAD)" "$head" HEAD &&
 	expect_eq "$(git -C "$g" status --porcelain)" "" status &&
 	test ! -d "$g/.git/rebase-apply"

@@ -48,8 +48,11 @@ for k in 7.3 7.2; do
 	'
 done
 
-test_expect_success 'mainline 0004 aligns __arch_clear_user to 64 bytes, before SYM_FUNC_START' '
-	sed -n "/^@@/,\$p" "$TOP/patches/mainline/$P4" | grep -A1 "^+	.p2align 6$" | grep -q "^ SYM_FUNC_START(__arch_clear_user)$"
+test_expect_success 'mainline 0004 puts the store loop label after its .p2align 4' '
+	sed -n "/^@@/,\$p" "$TOP/patches/mainline/$P4" >"$TEST_DIR/hunk" &&
+	grep -qx -- "-1:	.p2align 4" "$TEST_DIR/hunk" &&
+	grep -A1 "^+	.p2align 4$" "$TEST_DIR/hunk" | grep -qx "+1:" &&
+	grep -A1 "^+1:$" "$TEST_DIR/hunk" | grep -qx " USER(9f, sttr	xzr, \[x0\])"
 '
 
 test_done

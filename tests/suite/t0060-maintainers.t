@@ -23,7 +23,7 @@ test_expect_success 'every tracked file is covered by a section' '
 '
 
 test_expect_success 'each patch goes to the list of its area' '
-	sections patches/mainline/0004-arm64-clear-user-align-64.patch | grep -qx "ARM64 CLEAR_USER ALIGNMENT" &&
+	sections patches/mainline/0004-arm64-clear-user-loop-label.patch | grep -qx "ARM64 CLEAR_USER ALIGNMENT" &&
 	(cd "$TOP" && perl "$gm" --no-tree --mpath MAINTAINERS --no-git --no-git-fallback \
 		-f patches/mainline/0005-loongarch-syscall-args-no-memcpy.patch) | grep -q "^loongarch@lists.linux.dev"
 '

@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
 # scripts/evidence/clear-user-arm64/layout-arm64 on the arm64 kernel that the boot tests built from
-# the 6.12 tree (it runs after t0300, and skips without that build): the
-# store loop of __arch_clear_user() lies within one 64-byte line in vmlinux
-# and at every placement of clear_user.o, with and without
-# CONFIG_ARM64_BTI_KERNEL and with the 64-byte alignment of patches/repro/;
-# a variant without the 16-byte alignment is caught; bad input is a
-# one-line error.  Without that build, the same on a build directory made
-# here: clear_user.o assembled from a tree's source against the shims of
-# scripts/evidence/clear-user-arm64/c/include, linked as its vmlinux; there
-# 6.1, whose line does not take 0004 and has no port of it, is not
+# the 7.3 tree with the mainline series (it runs after t0300, and skips
+# without that build): the store loop of __arch_clear_user() lies within
+# one 64-byte line in vmlinux and at every placement of clear_user.o, with
+# and without CONFIG_ARM64_BTI_KERNEL, runs no alignment NOP with 0004,
+# and the tree without 0004 (the baseline) runs two and can cross a line;
+# the posted 64-byte alignment (patches/repro/) as the comparison; a
+# variant without the 16-byte alignment is caught; bad input is a one-line
+# error.  Without that build, on build directories made here: clear_user.o
+# assembled from a tree's source against the shims of
+# scripts/evidence/clear-user-arm64/c/include, linked as its vmlinux: 6.12
+# with the port of the posted alignment given as --repro; by default 6.12
+# and 6.1, whose lines do not take 0004 and have no port of it, are not
 # applicable.
 # shellcheck source=tests/suite/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
+# shellcheck source=tests/suite/patches.sh
+. "$(dirname "$0")/patches.sh"
 
 # The arm64 build of 7.3 the boot test made, and its x86_64 one for bad
 # input: prerequisites.
@@ -21,7 +26,9 @@ kbuild='' x86=''
 ! kbuild_prereq 7.3 x86_64 || x86=$KBUILD_DIR
 REL=arch/arm64/lib/clear_user.S
 REPRO=$TOP/patches/repro/6.12-arm64-clear-user-align-64.patch
-export kbuild x86 REL REPRO
+ALIGN64=$TOP/patches/repro/mainline-arm64-clear-user-align-64.patch
+P4STEM=${P4%.patch}
+export kbuild x86 REL REPRO ALIGN64 P4STEM
 
 # fake_kbuild NAME SRCTREE: a build directory of SRCTREE's clear_user.S
 # as layout-arm64 reads one: .config, the object's .cmd file (savedcmd,
@@ -40,9 +47,9 @@ fake_kbuild() {
 }
 export -f fake_kbuild
 
-test_expect_success 'a build directory of 6.12 made here: the loop is within one line, 6.12.s port applied' '
+test_expect_success 'a build directory of 6.12 made here: the loop is within one line, the posted alignment applied' '
 	t=$(kernel_tree 6.12) && k=$(fake_kbuild k612 "$t") &&
-	expect_exit 0 layout-arm64 --json "$TEST_DIR/f.json" "$k" &&
+	expect_exit 0 layout-arm64 --repro "$REPRO" --json "$TEST_DIR/f.json" "$k" &&
 	all_ok &&
 	tap_line "vmlinux: __arch_clear_user at 0xffff800080010000 \(address mod 64 = 0\), store loop \+16\.\.\+32 \(16 bytes\): within one 64-byte line$" &&
 	for bti in unset y; do
@@ -59,18 +66,20 @@ test_expect_success 'a build of a source that has the port already: repro_state 
 	cp "$(kernel_tree 6.12)/Makefile" "$t/" &&
 	patch -s -p1 --fuzz=0 -o "$t/$REL" -i "$REPRO" "$(kernel_tree 6.12)/$REL" &&
 	k=$(fake_kbuild kported "$t") &&
-	expect_exit 0 layout-arm64 --json "$TEST_DIR/p.json" "$k" &&
+	expect_exit 0 layout-arm64 --repro "$REPRO" --json "$TEST_DIR/p.json" "$k" &&
 	grep -q "6.12-arm64-clear-user-align-64.patch is already in $t/$REL: measuring it reversed too (the baseline)$" "$TEST_DIR/stderr" &&
 	tap_line "arch/arm64/lib/clear_user.o \(tree, -DCONFIG_ARM64_BTI_KERNEL unset\): .text aligned to 64, " &&
 	tap_line "arch/arm64/lib/clear_user.o \(without 6.12-arm64-clear-user-align-64: the baseline, -DCONFIG_ARM64_BTI_KERNEL unset\): .text aligned to 16, " &&
 	expect_eq "$(jq -r "[.result, .repro_state, .base] | join(\" \")" "$TEST_DIR/p.json")" "pass already-present 6.12" "JSON"
 '
 
-test_expect_success 'a build directory of 6.1: 0004 not needed there and no port, not applicable' '
+test_expect_success 'build directories of 6.12 and 6.1: 0004 not needed there and no port, not applicable' '
+	expect_exit 0 layout-arm64 "$TEST_DIR/k612" &&
+	grep -q "^1\.\.0 # SKIP the 6\.12 series does not take 0004 (the store loop.s label already follows its alignment: .*) and patches/repro/ has no 6\.12-arm64-clear-user-loop-label\.patch$" "$TEST_DIR/stdout" &&
 	t=$(kernel_tree 6.1) && k=$(fake_kbuild k61 "$t") &&
 	expect_exit 0 layout-arm64 --json "$TEST_DIR/na.json" "$k" &&
 	expect_eq "$(wc -l <"$TEST_DIR/stdout")" 1 "stdout lines" &&
-	grep -q "^1\.\.0 # SKIP the 6\.1 series does not take 0004 (.*) and patches/repro/ has no 6\.1-arm64-clear-user-align-64\.patch$" "$TEST_DIR/stdout" &&
+	grep -q "^1\.\.0 # SKIP the 6\.1 series does not take 0004 (.*) and patches/repro/ has no 6\.1-arm64-clear-user-loop-label\.patch$" "$TEST_DIR/stdout" &&
 	expect_eq "$(jq -r "[.result, .kbuild, .tree, .base] | join(\" \")" "$TEST_DIR/na.json")" "n/a $k $t 6.1" "n/a JSON"
 '
 
@@ -89,21 +98,32 @@ test_expect_success '--help; no build directory, unknown option' '
 	expect_arg_errors layout-arm64 "$TEST_DIR" "no build directory given"
 '
 
-# On 7.3 (which has 0004: .p2align 6 before the function) the loop label
-# sits before its .p2align 4, so the loop's range (label to b.hi) takes in
-# the alignment NOPs; the figures are the build's, the verdicts fixed.
-test_expect_success KBUILD_7_3_arm64 '7.3 arm64 build: the loop is within one 64-byte line everywhere' '
+# On 7.3 with the mainline series, 0004 has put the loop label after its
+# .p2align 4: the loop (label to b.hi) is the 16-byte block alone.  As
+# shipped (0004 reversed) the label precedes the padding, so the loop takes
+# in the NOPs, 24 bytes from +40, and crosses a line at 16 mod 64.
+test_expect_success KBUILD_7_3_arm64 '7.3 arm64 build: no NOP in the loop, within one 64-byte line everywhere' '
 	expect_exit 0 layout-arm64 --json "$TEST_DIR/l.json" --markdown "$TEST_DIR/l.md" "$kbuild" &&
 	all_ok &&
-	tap_line "vmlinux: __arch_clear_user at 0x[0-9a-f]+ \(address mod 64 = 0\), store loop \+[0-9]+\.\.\+[0-9]+ \([0-9]+ bytes\)(, [0-9]+ NOP\(s\) of alignment run per iteration)?: within one 64-byte line$" &&
+	tap_line "vmlinux: __arch_clear_user at 0x[0-9a-f]+ \(address mod 64 = [0-9]+\), store loop \+48\.\.\+64 \(16 bytes\): within one 64-byte line$" &&
 	for bti in unset y; do
-		tap_line "arch/arm64/lib/clear_user.o \(tree, -DCONFIG_ARM64_BTI_KERNEL $bti\): .text aligned to 64, loop \+[0-9]+\.\.\+[0-9]+ \([0-9]+ bytes(, [0-9]+ alignment NOP\(s\) per iteration)?\): within one 64-byte line at every placement$" || return 1
+		tap_line "arch/arm64/lib/clear_user.o \(tree, -DCONFIG_ARM64_BTI_KERNEL $bti\): .text aligned to 16, loop \+48\.\.\+64 \(16 bytes\): within one 64-byte line at every placement$" &&
+		tap_line "arch/arm64/lib/clear_user.o \(without $P4STEM: the baseline, -DCONFIG_ARM64_BTI_KERNEL $bti\): .text aligned to 16, loop \+40\.\.\+64 \(24 bytes, 2 alignment NOP\(s\) per iteration\): crosses a line when placed at 16 mod 64$" || return 1
 	done &&
 	grep -q "^# CONFIG_ARM64_BTI_KERNEL changes nothing in arch/arm64/lib/clear_user.o" "$TEST_DIR/stdout" &&
-	expect_eq "$(jq -r ".result, .bti_changes_code" "$TEST_DIR/l.json" | paste -sd " " -)" \
-		"pass false" json &&
-	grep -Eq "^\| as built, BTI n \| 64 \| \+[0-9]+ \| [0-9]+ \| [0-9]+ \| none \|$" "$TEST_DIR/l.md" &&
-	tap_line "arch/arm64/lib/clear_user.o \(without 0004-arm64-clear-user-align-64: the baseline, -DCONFIG_ARM64_BTI_KERNEL unset\): .text aligned to 16, "
+	expect_eq "$(jq -r ".result, .bti_changes_code, .repro_state" "$TEST_DIR/l.json" | paste -sd " " -)" \
+		"pass false already-present" json &&
+	grep -qx "Compared with: $P4STEM.patch (already present)." "$TEST_DIR/l.md" &&
+	grep -qx "| as built, BTI n | 16 | +48 | 16 | 0 | none |" "$TEST_DIR/l.md" &&
+	grep -qx "| without it (the baseline), BTI n | 16 | +40 | 24 | 2 | 16 |" "$TEST_DIR/l.md"
+'
+
+# The 64-byte alignment of the whole function that was posted instead, on
+# top of 0004: only the section alignment changes.
+test_expect_success KBUILD_7_3_arm64 '7.3 arm64 build with the posted 64-byte alignment as --repro' '
+	expect_exit 0 layout-arm64 --repro "$ALIGN64" "$kbuild" &&
+	all_ok &&
+	tap_line "arch/arm64/lib/clear_user.o \(mainline-arm64-clear-user-align-64, -DCONFIG_ARM64_BTI_KERNEL unset\): .text aligned to 64, loop \+48\.\.\+64 \(16 bytes\): within one 64-byte line at every placement$"
 '
 
 # Both alignments taken out (the function's .p2align 6 and the loop's

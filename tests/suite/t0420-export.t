@@ -77,7 +77,7 @@ test_expect_success 'the cover letter: a line per patch, what was left out, the 
 	grep -qxF -- "  Kind: $(sed -n "s/^Kind: //p" "$TOP/patches/mainline/$P5")" "$c" &&
 	grep -qxF -- "  Kind: upstream submission [for the arm64 tree]" "$c" &&
 	grep -qxF -- "- $P3: already present" "$c" &&
-	grep -qxF -- "- arm64: clear_user: Align __arch_clear_user() to 64 bytes" "$c" &&
+	grep -qxF -- "- arm64: clear_user: Keep the alignment padding out of the store loop" "$c" &&
 	grep -qxF "## 0001/0002: vdso: Use a packed, may_alias struct for get/put_unaligned()" "$c" &&
 	grep -qxF "| armv5 | 0 |" "$c" &&
 	! grep -q "^## 0003" "$c"
