@@ -22,6 +22,8 @@
 	w_loop_bytes: $w.loop_bytes,
 	w_loop_nops: ($w.loop_nops // 0),
 	w_crossing: $w.crossing_placements,
+	function_bytes: $t.function_bytes,
+	words_differ: $l.text_words_differ,
 	bti_unconditional: ($l.bti_changes_code == false),
 	harness: $c.result,
 	pread: $pread

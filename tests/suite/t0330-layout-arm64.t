@@ -111,19 +111,22 @@ test_expect_success KBUILD_7_3_arm64 '7.3 arm64 build: no NOP in the loop, withi
 		tap_line "arch/arm64/lib/clear_user.o \(without $P4STEM: the baseline, -DCONFIG_ARM64_BTI_KERNEL $bti\): .text aligned to 16, loop \+40\.\.\+64 \(24 bytes, 2 alignment NOP\(s\) per iteration\): crosses a line when placed at 16 mod 64$" || return 1
 	done &&
 	grep -q "^# CONFIG_ARM64_BTI_KERNEL changes nothing in arch/arm64/lib/clear_user.o" "$TEST_DIR/stdout" &&
-	expect_eq "$(jq -r ".result, .bti_changes_code, .repro_state" "$TEST_DIR/l.json" | paste -sd " " -)" \
-		"pass false already-present" json &&
+	grep -qx "# arch/arm64/lib/clear_user.o: 1 instruction word(s) of .text differ with $P4STEM (BTI n)" "$TEST_DIR/stdout" &&
+	expect_eq "$(jq -r ".result, .bti_changes_code, .repro_state, .text_words_differ" "$TEST_DIR/l.json" | paste -sd " " -)" \
+		"pass false already-present 1" json &&
 	grep -qx "Compared with: $P4STEM.patch (already present)." "$TEST_DIR/l.md" &&
-	grep -qx "| as built, BTI n | 16 | +48 | 16 | 0 | none |" "$TEST_DIR/l.md" &&
-	grep -qx "| without it (the baseline), BTI n | 16 | +40 | 24 | 2 | 16 |" "$TEST_DIR/l.md"
+	grep -qx "| as built, BTI n | 16 | 148 | +48 | 16 | 0 | none |" "$TEST_DIR/l.md" &&
+	grep -qx "| without it (the baseline), BTI n | 16 | 148 | +40 | 24 | 2 | 16 |" "$TEST_DIR/l.md" &&
+	grep -qxF "With it, 1 instruction word(s) of .text differ from the baseline (BTI n)." "$TEST_DIR/l.md"
 '
 
 # The 64-byte alignment of the whole function that was posted instead, on
-# top of 0004: only the section alignment changes.
+# top of 0004: only the section alignment changes, no instruction.
 test_expect_success KBUILD_7_3_arm64 '7.3 arm64 build with the posted 64-byte alignment as --repro' '
 	expect_exit 0 layout-arm64 --repro "$ALIGN64" "$kbuild" &&
 	all_ok &&
-	tap_line "arch/arm64/lib/clear_user.o \(mainline-arm64-clear-user-align-64, -DCONFIG_ARM64_BTI_KERNEL unset\): .text aligned to 64, loop \+48\.\.\+64 \(16 bytes\): within one 64-byte line at every placement$"
+	tap_line "arch/arm64/lib/clear_user.o \(mainline-arm64-clear-user-align-64, -DCONFIG_ARM64_BTI_KERNEL unset\): .text aligned to 64, loop \+48\.\.\+64 \(16 bytes\): within one 64-byte line at every placement$" &&
+	grep -qx "# arch/arm64/lib/clear_user.o: 0 instruction word(s) of .text differ with mainline-arm64-clear-user-align-64 (BTI n)" "$TEST_DIR/stdout"
 '
 
 # Both alignments taken out (the function's .p2align 6 and the loop's
