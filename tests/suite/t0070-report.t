@@ -44,6 +44,19 @@ test_expect_success 'a conflict shows in the report with its failing hunk' '
 	grep -qx "### $P5: failing hunks" "$r/report.md"
 '
 
+test_expect_success 'a section of one change is titled by its patch, one of several changes is not' '
+	t=$(copy_tree 6.12 titles) && rm -rf "$r" && mkdir -p "$r/stages" &&
+	apply --json "$r/stages/apply.json" "$t" >/dev/null &&
+	as_stage "$r/stages/apply.json" apply series &&
+	for n in usercopy-x86 bench-icount; do
+		echo "{\"result\": \"pass\"}" >"$r/stages/$n.json" &&
+		as_stage "$r/stages/$n.json" "$n" harness || return 1
+	done &&
+	report "$r" &&
+	grep -qxF "## 0003: $(series_lib patch_subject "$TOP/patches/6.12/$P3")" "$r/report.md" &&
+	grep -qx "## 0001/0003/0004/0005: measured across the series" "$r/report.md"
+'
+
 test_expect_success 'no stage results, no stages directory: one-line errors' '
 	mkdir -p "$TEST_DIR/empty/stages" &&
 	expect_exit 2 report "$TEST_DIR/empty" &&
