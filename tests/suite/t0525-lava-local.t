@@ -64,6 +64,19 @@ test_expect_success 'a guest whose checks fail is FAIL, a missing artifact is MI
 	grep -q "^cells: 1 FAIL, 1 MISS$" "$TEST_DIR/neg/matrix.md"
 '
 
+# LAVA's test monitor stops at the end string; when the marker came in the
+# same read, the dispatcher logs it as "feedback", not "target".
+test_expect_success 'the end marker in a feedback record still ends the run; without it, MISS' '
+	log=$L/7.3-x86_64/lava.log &&
+	grep -q "\"lvl\": \"target\", \"msg\": \"GUEST-INIT-END\"" "$log" &&
+	sed "s/\"lvl\": \"target\", \"msg\": \"GUEST-INIT-END\"/\"lvl\": \"feedback\", \"msg\": \"GUEST-INIT-END\"/" "$log" >"$TEST_DIR/feedback.log" &&
+	expect_exit 0 lava-results --job "$L/jobs/7.3-x86_64.yaml" "$TEST_DIR/feedback.log" &&
+	grep -q "^x86_64: PASS " "$TEST_DIR/stdout" &&
+	grep -v "\"msg\": \"GUEST-INIT-END\"" "$log" >"$TEST_DIR/nomarker.log" &&
+	expect_exit 1 lava-results --job "$L/jobs/7.3-x86_64.yaml" "$TEST_DIR/nomarker.log" &&
+	grep -q "^x86_64: MISS " "$TEST_DIR/stdout"
+'
+
 test_expect_success 'bad input: one-line errors' '
 	expect_exit 2 lava-local --out "$TEST_DIR/bad" --kernel 5.4 &&
 	expect_one_line_error "unknown base .5\.4." &&
