@@ -117,7 +117,9 @@ test_expect_success KBUILD_7_3_arm64 '7.3 arm64 build: no NOP in the loop, withi
 	grep -qx "Compared with: $P4STEM.patch (already present)." "$TEST_DIR/l.md" &&
 	grep -qx "| as built, BTI n | 16 | 148 | +48 | 16 | 0 | none |" "$TEST_DIR/l.md" &&
 	grep -qx "| without it (the baseline), BTI n | 16 | 148 | +40 | 24 | 2 | 16 |" "$TEST_DIR/l.md" &&
-	grep -qxF "With it, 1 instruction word(s) of .text differ from the baseline (BTI n)." "$TEST_DIR/l.md"
+	grep -qxF "With it, 1 instruction word(s) of .text differ from the baseline (BTI n)." "$TEST_DIR/l.md" &&
+	grep -Eqx "Rebuilt with the build.s aarch64-linux-gnu-gcc .* and GNU as [0-9]+\.[0-9]+(\.[0-9]+)?\." "$TEST_DIR/l.md" &&
+	expect_eq "$(jq -r .assembler "$TEST_DIR/l.json")" "GNU as $(aarch64-linux-gnu-as --version | sed -n "1s/.* \([0-9][0-9.]*\)\$/\1/p")" assembler
 '
 
 # The 64-byte alignment of the whole function that was posted instead, on
