@@ -30,13 +30,29 @@ EX_USAGE=2	# bad arguments or bad input files
 EX_REFUSED=3	# the tree cannot be changed safely (read-only, symlink, escape)
 EX_LOCKED=4	# another run holds the lock on the same tree
 
-# checkpatch message types ignored, each for a reason (README, tests/suite/t0050),
-# by scripts/check and scripts/export: UNKNOWN_COMMIT_ID: the Debian trees
-# have no git history to find the commits of the Fixes: tags in
-# (a339671db64b, fe59e0358d9b);
-# FILE_PATH_CHANGES: every new file asks whether MAINTAINERS needs
-# updating, and the KUnit test needs no section.
-CHECKPATCH_IGNORE=UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES
+# checkpatch message types ignored, each for a reason (checkpatch_why;
+# README, tests/suite/t0050).  On the mails scripts/export writes
+# (CHECKPATCH_IGNORE_MAIL), which prints every finding it hides with its
+# reason:
+#   UNKNOWN_COMMIT_ID: a tree without the history of the Fixes: tags'
+#   commits (a339671db64b, fe59e0358d9b) cannot look them up;
+#   FILE_PATH_CHANGES: every new file asks whether MAINTAINERS needs
+#   updating, and the KUnit test needs no section.
+# On the stored patches (CHECKPATCH_IGNORE: scripts/check, t0050) also
+#   MISSING_SIGN_OFF: a patch this project wrote carries no Signed-off-by;
+#   the submitter's is added by scripts/export (the Developer's
+#   Certificate of Origin is theirs to give).
+CHECKPATCH_IGNORE_MAIL=UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES
+CHECKPATCH_IGNORE=$CHECKPATCH_IGNORE_MAIL,MISSING_SIGN_OFF
+
+# checkpatch_why TYPE: why TYPE is ignored (one line), or nothing.
+checkpatch_why() {
+	case $1 in
+	UNKNOWN_COMMIT_ID) echo "the tree has no history to look the Fixes: commit up in" ;;
+	FILE_PATH_CHANGES) echo "a new file asks whether MAINTAINERS needs updating; the KUnit test needs no section" ;;
+	MISSING_SIGN_OFF) echo "a stored patch this project wrote has no Signed-off-by; export adds the submitter's" ;;
+	esac
+}
 
 log() { printf '%s: %s\n' "$PROG" "$*" >&2; }
 warn() { printf '%s: warning: %s\n' "$PROG" "$*" >&2; }
