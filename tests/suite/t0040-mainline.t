@@ -18,11 +18,12 @@ for k in 7.3 7.2; do
 		grep -q "^linux-source-$k=$k\." "$src.package"
 	'
 
-	test_expect_success "$k: dry run: mainline from blob hashes; 0003 already present, the rest applies" '
+	test_expect_success "$k: dry run: mainline from blob hashes; 0003 not needed (upstream since 6.15), the rest applies" '
 		t=$(copy_tree "$k" "linux-$k") && echo "$t" >"$TEST_DIR/tree-$k" &&
 		expect_exit 0 apply --dry-run "$t" &&
 		grep -q "^base: mainline, from blob hashes" "$TEST_DIR/stdout" &&
-		expect_statuses "$P1=applied" "$P2=applied" "$P3=already present" "$P4=applied" "$P5=applied" "$P6=applied" &&
+		expect_statuses "$P1=applied" "$P2=applied" "$P3=not needed on this base" "$P4=applied" "$P5=applied" "$P6=applied" &&
+		grep -q "^$P3 *not needed on this base (upstream since Linux 6.15: commit b5322b6ec06a " "$TEST_DIR/stdout" &&
 		expect_eq "$(tree_sum "$t")" "$(pristine_sum "$k")" checksum
 	'
 
@@ -42,7 +43,8 @@ for k in 7.3 7.2; do
 		expect_exit 0 apply "$t" && grep -q "^result: nothing to do" "$TEST_DIR/stdout" &&
 		expect_eq "$(tree_sum "$t")" "$(cat "$TEST_DIR/applied-$k.sum")" "checksum again" &&
 		expect_exit 0 apply --reverse "$t" &&
-		expect_statuses "$P1=reverted" "$P2=reverted" "$P3=left alone" "$P4=reverted" "$P5=reverted" "$P6=reverted" &&
+		expect_statuses "$P1=reverted" "$P2=reverted" "$P4=reverted" "$P5=reverted" "$P6=reverted" &&
+		! grep -q "^$P3 " "$TEST_DIR/stdout" &&
 		test ! -e "$t/lib/tests/unaligned_kunit.c" &&
 		expect_eq "$(tree_sum "$t")" "$(pristine_sum "$k")" checksum
 	'

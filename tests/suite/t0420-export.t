@@ -76,7 +76,7 @@ test_expect_success 'the cover letter: a line per patch, what was left out, the 
 	grep -qxF -- "- LoongArch: Copy syscall arguments without memcpy()" "$c" &&
 	grep -qxF -- "  Kind: $(sed -n "s/^Kind: //p" "$TOP/patches/mainline/$P5")" "$c" &&
 	grep -qxF -- "  Kind: upstream submission [for the arm64 tree]" "$c" &&
-	grep -qxF -- "- $P3: already present" "$c" &&
+	grep -qxF -- "- $P3: not needed on this base" "$c" &&
 	grep -qxF -- "- arm64: clear_user: Keep the alignment padding out of the store loop" "$c" &&
 	grep -qxF "## 0001/0002: vdso: Use a packed, may_alias struct for get/put_unaligned()" "$c" &&
 	grep -qxF "| armv5 | 0 |" "$c" &&
@@ -205,11 +205,7 @@ test_expect_success 'one posting per subsystem: its changes only, its recipients
 	! header "$c" To | grep -q "Huacai Chen" &&
 	header "$TEST_DIR/post-loongarch/0000-cover-letter.patch" To | grep -q "Huacai Chen" &&
 	b4_then_am "$TEST_DIR/post-vdso" 3 && b4_then_am "$TEST_DIR/post-arm64" 1 &&
-	b4_then_am "$TEST_DIR/post-loongarch" 1 &&
-	# 0003 is already in 7.3: its posting has nothing to send.
-	expect_exit 1 "$SCRIPTS/export" --posting x86 --results "$results" --tree "$repo" mainline "$TEST_DIR/post-x86" &&
-	expect_last_error "nothing to export: every mainline patch of posting x86 is already present" &&
-	[ ! -e "$TEST_DIR/post-x86" ]
+	b4_then_am "$TEST_DIR/post-loongarch" 1
 '
 
 test_done
