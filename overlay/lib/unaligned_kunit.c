@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for get_unaligned()/put_unaligned() and the endian helpers
- * built on them, at every misalignment a cache line can have.
+ * built on them, at every offset 0..63 of a 64-byte aligned buffer: every
+ * misalignment of a 2-, 4- and 8-byte access, and accesses that cross a
+ * 64-byte boundary.
  *
- * Expected values are composed byte by byte here, never through the
- * helpers under test, so a helper that loads or stores the wrong bytes, or
- * touches a byte outside its value, fails.
+ * The little- and big-endian cases compare the bytes in memory with bytes
+ * composed here, never through the helpers under test; every case checks
+ * that the bytes around the value keep their canary, so a helper that
+ * touches a byte outside its value fails.
+ *
+ * This file is built with -fstrict-aliasing (lib/tests/Makefile), unlike
+ * the rest of the kernel: the alias case then fails if the helpers' accesses
+ * are not allowed to alias other types, as a packed struct without
+ * __may_alias__ is not.
  */
 #include <kunit/test.h>
 #include <linux/string.h>
@@ -15,6 +23,9 @@
 #define BUF_SIZE	96
 #define MAX_OFFSET	63
 #define CANARY		0xa5
+
+/* The buffer every case works in: 64-byte aligned, so offset == misalignment. */
+static u8 buf[BUF_SIZE] __aligned(64);
 
 static const u64 patterns[] = {
 	0, ~0ULL, 1, 1ULL << 63, 0x0123456789abcdefULL, 0xfedcba9876543210ULL,
@@ -49,8 +60,8 @@ static u64 be_value(const u8 *p, unsigned int size)
 	return v;
 }
 
-/* Every byte of @buf outside [@off, @off + @size) still holds the canary. */
-static void expect_canaries(struct kunit *test, const u8 *buf,
+/* Every byte of @mem outside [@off, @off + @size) still holds the canary. */
+static void expect_canaries(struct kunit *test, const u8 *mem,
 			    unsigned int off, unsigned int size)
 {
 	unsigned int i;
@@ -58,7 +69,7 @@ static void expect_canaries(struct kunit *test, const u8 *buf,
 	for (i = 0; i < BUF_SIZE; i++) {
 		if (i >= off && i < off + size)
 			continue;
-		KUNIT_EXPECT_EQ_MSG(test, buf[i], CANARY,
+		KUNIT_EXPECT_EQ_MSG(test, mem[i], CANARY,
 				    "byte %u changed (value at %u, size %u)", i, off, size);
 	}
 }
@@ -72,7 +83,6 @@ static u64 mask(u64 v, unsigned int size)
 /* Native-endian get_unaligned()/put_unaligned() of 16, 32 and 64 bits. */
 static void unaligned_native_test(struct kunit *test)
 {
-	u8 buf[BUF_SIZE];
 	unsigned int off, i, p;
 
 	for (p = 0; p < ARRAY_SIZE(patterns); p++) {
@@ -107,7 +117,6 @@ static void unaligned_native_test(struct kunit *test)
 /* Reading through a pointer to const, as get_unaligned() users often do. */
 static void unaligned_const_test(struct kunit *test)
 {
-	u8 buf[BUF_SIZE];
 	unsigned int off;
 
 	for (off = 0; off <= MAX_OFFSET; off++) {
@@ -125,7 +134,6 @@ static void unaligned_const_test(struct kunit *test)
 /* get/put_unaligned_le16/32/64 against the little-endian byte order. */
 static void unaligned_le_test(struct kunit *test)
 {
-	u8 buf[BUF_SIZE];
 	unsigned int off, p;
 
 	for (p = 0; p < ARRAY_SIZE(patterns); p++) {
@@ -156,7 +164,6 @@ static void unaligned_le_test(struct kunit *test)
 /* get/put_unaligned_be16/32/64 against the big-endian byte order. */
 static void unaligned_be_test(struct kunit *test)
 {
-	u8 buf[BUF_SIZE];
 	unsigned int off, p;
 
 	for (p = 0; p < ARRAY_SIZE(patterns); p++) {
@@ -184,17 +191,41 @@ static void unaligned_be_test(struct kunit *test)
 	}
 }
 
-/* A value stored through one type and read through another (may_alias). */
+/*
+ * A store through one type, then one through another type that overlaps it,
+ * then a load through the first.  Out of line and called with pointers into
+ * one buffer, so the compiler cannot see that they overlap: under strict
+ * aliasing it may return the first store's value unless the accesses may
+ * alias.  The expected values are the same on either byte order.
+ */
+static noinline u32 store32_store16_load32(void *p32, void *p16)
+{
+	put_unaligned(0x11223344U, (u32 *)p32);
+	put_unaligned((u16)0xaabb, (u16 *)p16);
+	return get_unaligned((u32 *)p32);
+}
+
+static noinline u16 store16_store32_load16(void *p16, void *p32)
+{
+	put_unaligned((u16)0xaabb, (u16 *)p16);
+	put_unaligned(0x11223344U, (u32 *)p32);
+	return get_unaligned((u16 *)p16);
+}
+
+/* Stores and loads through overlapping types see each other. */
 static void unaligned_alias_test(struct kunit *test)
 {
-	u8 buf[BUF_SIZE];
 	unsigned int off;
 
 	for (off = 0; off <= MAX_OFFSET - 8; off++) {
 		memset(buf, CANARY, sizeof(buf));
-		put_unaligned_le32(0x11223344, buf + off);
-		put_unaligned_le16(0xaabb, buf + off + 1);
-		KUNIT_EXPECT_EQ(test, get_unaligned_le32(buf + off), 0x11aabb44U);
+		KUNIT_EXPECT_EQ_MSG(test, store32_store16_load32(buf + off, buf + off + 1),
+				    0x11aabb44U, "offset %u", off);
+		expect_canaries(test, buf, off, 4);
+
+		memset(buf, CANARY, sizeof(buf));
+		KUNIT_EXPECT_EQ_MSG(test, store16_store32_load16(buf + off + 1, buf + off),
+				    0x2233, "offset %u", off);
 		expect_canaries(test, buf, off, 4);
 	}
 }

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
+# 0006's alias case in a 7.3 x86_64 kernel: lib/tests/unaligned_kunit.c is
+# built with -fstrict-aliasing, its alias case passes with the series, and
+# fails, alone of the suite, when __may_alias__ is taken out of the
+# header's packed struct.  The planted kernel is the boot test's build
+# redone in a private mount namespace, where a copy of the working tree
+# with the planted header and a copy of the O= directory are mounted over
+# the originals: kbuild sees the paths it recorded, so only the objects
+# that include the header compile again, and neither original is written.
+# shellcheck source=tests/suite/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
+
+kbuild=''
+! kbuild_prereq 7.3 x86_64 || kbuild=$KBUILD_DIR
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	test_set_prereq MOUNT_NS
+else
+	test_lack_prereq MOUNT_NS "needs root and unshare -m (a private mount namespace)"
+fi
+work=$TOP/build/work/linux-7.3
+export kbuild work
+
+# case_status JSON CASE: the status of the unaligned suite's CASE.
+case_status() {
+	jq -r --arg c "$2" '.suites[] | select(.name == "unaligned") | .tests[] | select(.name == $c) | .status' "$1"
+}
+
+test_expect_success KBUILD_7_3_x86_64 'the series: unaligned_kunit.o is built with -fstrict-aliasing, every case passes' '
+	grep -q -- "-fno-strict-aliasing.* -fstrict-aliasing" "$kbuild/lib/tests/.unaligned_kunit.o.cmd" &&
+	build-init x86_64 "$TEST_DIR/init" >/dev/null 2>&1 &&
+	mkinitramfs "$TEST_DIR/init/init" "$TEST_DIR/initramfs.cpio" >/dev/null 2>&1 &&
+	expect_exit 0 boot --target x86_64 --obj "$kbuild" --initrd "$TEST_DIR/initramfs.cpio" \
+		--out "$TEST_DIR/boot-series" --json "$TEST_DIR/series.json" &&
+	expect_eq "$(case_status "$TEST_DIR/series.json" unaligned_alias_test)" PASS "alias case" &&
+	expect_eq "$(jq -r ".suites[] | select(.name == \"unaligned\") | .status" "$TEST_DIR/series.json")" PASS suite
+'
+
+test_expect_success KBUILD_7_3_x86_64,MOUNT_NS 'without __may_alias__: the alias case fails, and only it' '
+	image=$(sha256sum <"$kbuild/arch/x86/boot/bzImage") &&
+	planted=$TEST_DIR/planted && obj=$TEST_DIR/obj &&
+	"$SCRIPTS/copy-tree" --link "$work" "$planted" 2>/dev/null &&
+	h=$planted/include/vdso/unaligned.h && detach "$h" &&
+	sed -i "s/ __attribute__((__may_alias__))//" "$h" &&
+	expect_eq "$(grep -c "__attribute__((__may_alias__))" "$h")" 0 "attributes left" &&
+	rm -rf "$obj" && cp -a "$kbuild" "$obj" &&
+	unshare -m bash -c "mount --bind \"\$1\" \"\$2\" && mount --bind \"\$3\" \"\$4\" && \"\$5\" --target x86_64 \"\$2\"" \
+		- "$planted" "$work" "$obj" "$kbuild" "$SCRIPTS/stages/build-kernel" >/dev/null 2>"$TEST_DIR/build.log" &&
+	expect_eq "$(sha256sum <"$kbuild/arch/x86/boot/bzImage")" "$image" "the boot test'"'"'s image" &&
+	expect_exit 1 boot --target x86_64 --obj "$obj" --initrd "$TEST_DIR/initramfs.cpio" --no-retry \
+		--out "$TEST_DIR/boot-planted" --json "$TEST_DIR/planted.json" &&
+	expect_eq "$(jq -r .status "$TEST_DIR/planted.json")" FAIL status &&
+	expect_eq "$(jq .counts.failed "$TEST_DIR/planted.json")" 1 failed &&
+	expect_eq "$(case_status "$TEST_DIR/planted.json" unaligned_alias_test)" FAIL "alias case" &&
+	for c in unaligned_native_test unaligned_const_test unaligned_le_test unaligned_be_test; do
+		expect_eq "$(case_status "$TEST_DIR/planted.json" $c)" PASS "$c" || return 1
+	done
+'
+
+test_done
