@@ -49,13 +49,15 @@
 #define VOL_NAME	"bench"
 
 static const char usage[] =
-"Usage: randwrite [-i] [-d DIR] [-u N] [-j JOBS] [-s FILE_BYTES] [-b BLOCK]\n"
+"Usage: randwrite [-i] [-d DIR] [-u N [-o OPTIONS]] [-j JOBS] [-s FILE_BYTES]\n"
+"                 [-b BLOCK]\n"
 "\n"
 "The fio job of the i.MX25 UBIFS report: JOBS writers (default 4), each\n"
 "writing every BLOCK (default 4096) of its own file of FILE_BYTES\n"
 "(default 8388608) in DIR (default /mnt/bench) once, in a random order,\n"
 "with fsync() after each write.  The files are laid out first, untimed.\n"
-"-u N: first make DIR a fresh UBIFS on a new volume of /dev/ubiN.\n"
+"-u N: first make DIR a fresh UBIFS on a new volume of /dev/ubiN, mounted\n"
+"with OPTIONS (-o; compr=none, compr=zlib: UBIFS's compressor).\n"
 "\n"
 "Prints one line on stdout, \"randwrite_kibps RATE KiB/s\", and a\n"
 "diagnostic on stderr (with /proc/cpu/alignment's counts, where there is\n"
@@ -105,9 +107,10 @@ static long do_mkdir_parents(const char *path)
 	return do_mkdir(part);
 }
 
-static long do_mount(const char *src, const char *dir, const char *type)
+static long do_mount(const char *src, const char *dir, const char *type,
+		     const char *data)
 {
-	return neg_errno(mount(src, dir, type, 0, NULL));
+	return neg_errno(mount(src, dir, type, 0, data));
 }
 
 static long do_ioctl(int fd, unsigned long req, void *arg)
@@ -205,13 +208,13 @@ static void mount_if_missing(const char *probe, const char *dir,
 	if (read_number(probe, NULL) >= 0)
 		return;
 	do_mkdir(dir);
-	ret = do_mount(type, dir, type);
+	ret = do_mount(type, dir, type, NULL);
 	if (ret < 0)
 		bench_die_sys(type[0] == 'p' ? "mount proc" : "mount sysfs",
 			      ret, 0);
 }
 
-static void make_ubifs(unsigned long ubi, const char *dir)
+static void make_ubifs(unsigned long ubi, const char *dir, const char *mopts)
 {
 	struct ubi_mkvol_req req = { .vol_id = UBI_VOL_NUM_AUTO };
 	char path[96];
@@ -252,7 +255,7 @@ static void make_ubifs(unsigned long ubi, const char *dir)
 	if (ret < 0)
 		bench_die_sys("mkdir", ret, 0);
 	strnum(path, sizeof(path), "ubi", ubi, ":" VOL_NAME);
-	ret = do_mount(path, dir, "ubifs");
+	ret = do_mount(path, dir, "ubifs", mopts[0] ? mopts : NULL);
 	if (ret < 0)
 		bench_die_sys("mount ubifs", ret, 0);
 }
@@ -354,6 +357,7 @@ int main(int argc, char **argv)
 		  .val = DEF_SIZE },
 		{ .letter = 'b', .name = "block size", .min = 1, .max = MAX_BLOCK,
 		  .val = DEF_BLOCK },
+		{ .letter = 'o', .name = "mount options", .str = "" },
 	};
 	long pids[MAX_JOBS];
 	struct linebuf l = { .len = 0 };
@@ -367,7 +371,7 @@ int main(int argc, char **argv)
 	double secs, rate;
 
 	bench_prog = "randwrite";
-	bench_parse_args(argc, argv, opts, 5, usage);
+	bench_parse_args(argc, argv, opts, 6, usage);
 	dir = opts[0].str;
 	jobs = opts[2].val;
 	size = opts[3].val;
@@ -377,8 +381,10 @@ int main(int argc, char **argv)
 				NULL);
 	blocks = size / bs;
 
+	if (opts[5].seen && !opts[1].seen)
+		bench_die_usage("-o is for the UBIFS that -u makes", NULL);
 	if (opts[1].seen)
-		make_ubifs(opts[1].val, dir);
+		make_ubifs(opts[1].val, dir, opts[5].str);
 	ret = do_mmap_anon(bs + blocks * sizeof(*order));
 	if (mmap_failed(ret))
 		bench_die_sys("mmap", ret, 0);
