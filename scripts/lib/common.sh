@@ -44,6 +44,11 @@ EX_LOCKED=4	# another run holds the lock on the same tree
 #   Certificate of Origin is theirs to give).
 CHECKPATCH_IGNORE_MAIL=UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES
 CHECKPATCH_IGNORE=$CHECKPATCH_IGNORE_MAIL,MISSING_SIGN_OFF
+# A stable backport (Kind: stable backport) is the upstream commit
+# verbatim, with its "commit <id> upstream." line: the findings about its
+# message are upstream's, not fixed (CHECKPATCH_STABLE_MESSAGE, printed
+# by scripts/export with why).
+CHECKPATCH_STABLE_MESSAGE=GIT_COMMIT_ID,COMMIT_LOG_LONG_LINE,BAD_REPORTED_BY_LINK
 
 # checkpatch_why TYPE: why TYPE is ignored (one line), or nothing.
 checkpatch_why() {
@@ -51,6 +56,7 @@ checkpatch_why() {
 	UNKNOWN_COMMIT_ID) echo "the tree has no history to look the Fixes: commit up in" ;;
 	FILE_PATH_CHANGES) echo "a new file asks whether MAINTAINERS needs updating; the KUnit test needs no section" ;;
 	MISSING_SIGN_OFF) echo "a stored patch this project wrote has no Signed-off-by; export adds the submitter's" ;;
+	GIT_COMMIT_ID | COMMIT_LOG_LONG_LINE | BAD_REPORTED_BY_LINK) echo "in a stable backport: upstream's message, kept verbatim" ;;
 	esac
 }
 

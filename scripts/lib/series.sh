@@ -17,6 +17,13 @@
 # disables it with an empty DIR/NAME.
 
 PATCHES_DIR=${PATCHES_DIR:-$TOP/patches}
+# The author a stored patch of a change this project wrote carries (git am
+# needs one): no person, who could give the Developer's Certificate of
+# Origin.  Such a patch has no Signed-off-by; scripts/export makes the
+# submitter its author and signs it off as them.  A patch of someone's
+# posted change keeps that person as its author, with their sign-off.
+PLACEHOLDER_NAME='Seed 8fb4d3ac maintainers'
+PLACEHOLDER_EMAIL=maintainers@users.noreply.a-seed-8fb4d3ac.example
 # The record an apply leaves in the tree, like quilt's .pc/: base, series
 # (NAME applied|present per line, in order), a copy of each applied patch.
 RECORD_DIR=.overlay-applied

@@ -38,7 +38,20 @@ mini_git() {
 }
 repo61=$TEST_DIR/git-6.1
 mini_git 6.1 "$repo61"
-export repo61
+# Its evidence, as 'make' writes a results.json: the apply stage of a dry
+# run on it, through scripts/report (export writes no mail without).
+# shellcheck source=scripts/lib/common.sh
+. "$SCRIPTS/lib/common.sh"
+# shellcheck source=scripts/lib/results.sh
+. "$SCRIPTS/lib/results.sh"
+rep=$TEST_DIR/report61
+mkdir -p "$rep/stages"
+: >"$TEST_DIR/inputs"
+"$SCRIPTS/apply" --dry-run --json "$rep/stages/apply.json" "$repo61" >/dev/null
+stage_wrap "$rep/stages/apply.json" apply series series 0 1 "$TEST_DIR/inputs"
+"$SCRIPTS/report" "$rep" 2>/dev/null
+results61=$rep/results.json
+export repo61 results61
 
 # refresh_full_disk: in a small file system (in_small_fs), a copy of the
 # 6.12 patches, the disk filled, then refresh: its exit code and output
@@ -56,7 +69,7 @@ refresh_full_disk() {
 export_full_disk() {
 	fill_fs "$TEST_DIR/m"
 	rc=0
-	"$SCRIPTS/export" --tree "$repo61" 6.1 "$TEST_DIR/m/out" >"$TEST_DIR/stdout" 2>"$TEST_DIR/stderr" || rc=$?
+	"$SCRIPTS/export" --results "$results61" --tree "$repo61" 6.1 "$TEST_DIR/m/out" >"$TEST_DIR/stdout" 2>"$TEST_DIR/stderr" || rc=$?
 	echo "$rc" >"$TEST_DIR/rc"
 	ls -A "$TEST_DIR/m" >"$TEST_DIR/ls"
 }
@@ -123,20 +136,22 @@ test_expect_success 'refresh: a patch with a header-only diff section is malform
 '
 
 test_expect_success 'export of the 6.1 line (its series touches nothing under arch/)' '
-	expect_exit 0 "$SCRIPTS/export" --tree "$repo61" 6.1 "$TEST_DIR/out61" &&
-	expect_eq "$(cd "$TEST_DIR/out61" && ls | sed "s/-.*//" | paste -sd " " -)" "0000 0001 0002 0003" files &&
+	expect_exit 0 "$SCRIPTS/export" --results "$results61" --tree "$repo61" 6.1 "$TEST_DIR/out61" &&
+	expect_eq "$(cd "$TEST_DIR/out61" && ls | sed "s/-.*//" | paste -sd " " -)" "0000 0001 0002 0003 git" files &&
 	expect_eq "$(grep -c "^  checkpatch: clean$" "$TEST_DIR/stdout")" 3 "patches checkpatch-clean" &&
 	grep -q "^Subject: \\[PATCH 6.1.y 0/3\\]" "$TEST_DIR/out61/0000-cover-letter.patch" &&
+	# The branch b4 takes over: the same prefix.
+	git -C "$TEST_DIR/out61/git" log -1 --format=%B "$(git -C "$TEST_DIR/out61/git" rev-list --reverse HEAD | sed -n 2p)" |
+		grep -q "\"prefixes\": \\[\"6.1.y\"" &&
 	expect_eq "$(stat -c %a "$TEST_DIR/out61")" "$(mkdir "$TEST_DIR/mode" && stat -c %a "$TEST_DIR/mode")" "mode of OUTDIR"
 '
 
-test_expect_success 'the default results.json of another line (the last make was on 7.3): a warning, no evidence, exit 0' '
+test_expect_success 'the default results.json of another line (the last make was on 7.3): no evidence, refused, nothing written' '
 	mkdir -p "$TEST_DIR/b/report" &&
 	jq ".base = \"mainline\"" "$TOP/tests/suite/fixtures/results/make-7.3.json" >"$TEST_DIR/b/report/results.json" &&
-	BUILD=$TEST_DIR/b expect_exit 0 "$SCRIPTS/export" --tree "$repo61" 6.1 "$TEST_DIR/out61b" &&
-	grep -q "^export: warning: .*results.json: made for the mainline series, not 6.1: the cover letter goes without the report.s evidence" "$TEST_DIR/stderr" &&
-	grep -q "^(No evidence: run .make KERNEL=<this tree>. in the overlay project, then export again.)$" \
-		"$TEST_DIR/out61b/0000-cover-letter.patch" &&
+	BUILD=$TEST_DIR/b expect_exit 1 "$SCRIPTS/export" --tree "$repo61" 6.1 "$TEST_DIR/out61b" &&
+	expect_one_line_error "no evidence for .*: .*results.json: made for the mainline series, not 6.1 \\(run .make KERNEL=" &&
+	[ ! -e "$TEST_DIR/out61b" ] &&
 	expect_exit 2 "$SCRIPTS/export" --tree "$repo61" --results "$TEST_DIR/b/report/results.json" 6.1 "$TEST_DIR/out61c" &&
 	expect_last_error "results.json: made for the mainline series, not 6.1" &&
 	[ ! -e "$TEST_DIR/out61c" ]
@@ -144,21 +159,21 @@ test_expect_success 'the default results.json of another line (the last make was
 
 test_expect_success 'two exports into one place at once: the second is refused, nothing mixed' '
 	out=$TEST_DIR/both &&
-	{ "$SCRIPTS/export" --tree "$repo61" 6.1 "$out" >"$TEST_DIR/a.out" 2>"$TEST_DIR/a.err" & } &&
+	{ "$SCRIPTS/export" --results "$results61" --tree "$repo61" 6.1 "$out" >"$TEST_DIR/a.out" 2>"$TEST_DIR/a.err" & } &&
 	pid=$! &&
 	for _ in $(seq 300); do grep -q ": clone " "$TEST_DIR/a.err" && break; sleep 0.1; done &&
 	grep -q ": clone " "$TEST_DIR/a.err" &&
-	expect_exit 4 "$SCRIPTS/export" --reroll 2 --tree "$repo61" 6.1 "$out" &&
+	expect_exit 4 "$SCRIPTS/export" --reroll 2 --results "$results61" --tree "$repo61" 6.1 "$out" &&
 	expect_one_line_error "another export is writing there" &&
 	rc=0 && wait "$pid" || rc=$? &&
 	expect_eq "$rc" 0 "exit code of the first export" &&
 	expect_eq "$(cd "$out" && ls | grep -c "^v2-")" 0 "v2 patches" &&
-	expect_eq "$(cd "$out" && ls | wc -l)" 4 "files"
+	expect_eq "$(cd "$out" && ls | wc -l)" 5 "files and the branch"
 '
 
 test_expect_success 'export does not write through a symlink at OUTDIR' '
 	mkdir -p "$TEST_DIR/elsewhere" && ln -s elsewhere "$TEST_DIR/link" &&
-	expect_exit 3 "$SCRIPTS/export" --tree "$repo61" 6.1 "$TEST_DIR/link" &&
+	expect_exit 3 "$SCRIPTS/export" --results "$results61" --tree "$repo61" 6.1 "$TEST_DIR/link" &&
 	expect_one_line_error "link: a symlink: refusing to write through it" &&
 	expect_eq "$(ls -A "$TEST_DIR/elsewhere")" "" "the symlink target"
 '
