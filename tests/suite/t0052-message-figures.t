@@ -7,7 +7,9 @@
 # this machine has a report of the mainline tree (build/report, as 'make'
 # writes it on 7.3), in that report too: make test itself does not make
 # the opt-in measurements a report needs, so there the case is skipped.
-# Commit ids, trailers and ranges (0..63) are not figures.
+# Commit ids, trailers and ranges (0..63) are not figures.  A stable
+# backport ("commit <id> upstream." first) is the upstream commit
+# verbatim: its whole message is quoted.
 # shellcheck source=tests/suite/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -39,8 +41,9 @@ unbacked() {
 			# A commit id: 12 hex digits (mawk has no {12}).
 			for (i = 1; i <= 12; i++) commit = commit "[0-9a-f]"
 		}
-		FNR == 1 { file = FILENAME; sub(/.*\/patches\//, "", file); inhdr = 1; inbody = 0; para = "" }
-		inhdr { if ($0 == "") { inhdr = 0; inbody = 1 } next }
+		FNR == 1 { file = FILENAME; sub(/.*\/patches\//, "", file); inhdr = 1; inbody = 0; para = ""; first = 0 }
+		inhdr { if ($0 == "") { inhdr = 0; inbody = 1; first = 1 } next }
+		first { first = 0; if ($0 ~ /^commit [0-9a-f]+ upstream\.$/) { inbody = 0; para = ""; next } }
 		inbody && $0 == "---" { check(); inbody = 0; next }
 		inbody && $0 == "" { check(); next }
 		inbody { para = para " " $0 }
