@@ -3,11 +3,13 @@
 # 0006's alias case in a 7.3 x86_64 kernel: lib/tests/unaligned_kunit.c is
 # built with -fstrict-aliasing, its alias case passes with the series, and
 # fails, alone of the suite, when __may_alias__ is taken out of the
-# header's packed struct.  The planted kernel is the boot test's build
-# redone in a private mount namespace, where a copy of the working tree
-# with the planted header and a copy of the O= directory are mounted over
-# the originals: kbuild sees the paths it recorded, so only the objects
-# that include the header compile again, and neither original is written.
+# header's packed struct; its endian cases and canaries fail on helpers
+# planted with the wrong byte order and a stray store.  A planted kernel
+# is the boot test's build redone in a private mount namespace, where a
+# copy of the working tree with the plant and a copy of the O= directory
+# are mounted over the originals: kbuild sees the paths it recorded, so
+# only the objects the plant reaches compile again, and neither original
+# is written.
 # shellcheck source=tests/suite/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -54,6 +56,36 @@ test_expect_success KBUILD_7_3_x86_64,MOUNT_NS 'without __may_alias__: the alias
 	expect_eq "$(case_status "$TEST_DIR/planted.json" unaligned_alias_test)" FAIL "alias case" &&
 	for c in unaligned_native_test unaligned_const_test unaligned_le_test unaligned_be_test; do
 		expect_eq "$(case_status "$TEST_DIR/planted.json" $c)" PASS "$c" || return 1
+	done
+'
+
+# The endian cases compare with bytes composed by hand, and every case
+# checks the bytes around the value: with a get_unaligned_be32() that reads
+# little-endian and a put_unaligned_le16() that also flips the byte after
+# the value, the big-endian case fails on the value and the little-endian
+# one on a canary.  The broken helpers reach unaligned_kunit.o alone (a
+# copy of <linux/unaligned.h> -include'd first, its guard keeping the real
+# one out), so the rest of the kernel runs as built.
+test_expect_success KBUILD_7_3_x86_64,MOUNT_NS 'a helper with the wrong byte order or a stray store fails its case' '
+	broken=$TEST_DIR/broken && obj=$TEST_DIR/obj-broken &&
+	"$SCRIPTS/copy-tree" --link "$work" "$broken" 2>/dev/null &&
+	sed -e "s/return be32_to_cpu(__get_unaligned_t(__be32, p));/return le32_to_cpu(__get_unaligned_t(__le32, p));/" \
+		-e "s/^\t__put_unaligned_t(__le16, cpu_to_le16(val), p);/&\n\t((u8 *)p)[2] ^= 0xff;/" \
+		"$work/include/linux/unaligned.h" >"$TEST_DIR/broken-unaligned.h" &&
+	expect_eq "$(diff "$work/include/linux/unaligned.h" "$TEST_DIR/broken-unaligned.h" | grep -c "^>")" 2 "lines changed" &&
+	m=$broken/lib/tests/Makefile && detach "$m" &&
+	echo "CFLAGS_unaligned_kunit.o += -include $TEST_DIR/broken-unaligned.h" >>"$m" &&
+	rm -rf "$obj" && cp -a "$kbuild" "$obj" &&
+	unshare -m bash -c "mount --bind \"\$1\" \"\$2\" && mount --bind \"\$3\" \"\$4\" && \"\$5\" --target x86_64 \"\$2\"" \
+		- "$broken" "$work" "$obj" "$kbuild" "$SCRIPTS/stages/build-kernel" >/dev/null 2>"$TEST_DIR/build-broken.log" &&
+	expect_exit 1 boot --target x86_64 --obj "$obj" --initrd "$TEST_DIR/initramfs.cpio" --no-retry \
+		--out "$TEST_DIR/boot-broken" --json "$TEST_DIR/broken.json" &&
+	expect_eq "$(case_status "$TEST_DIR/broken.json" unaligned_be_test)" FAIL "big-endian case" &&
+	expect_eq "$(case_status "$TEST_DIR/broken.json" unaligned_le_test)" FAIL "little-endian case" &&
+	jq -r ".suites[] | select(.name == \"unaligned\") | .tests[] | select(.name == \"unaligned_le_test\") | .diagnostics[]" \
+		"$TEST_DIR/broken.json" | grep -Eq "^byte [0-9]+ changed \(value at [0-9]+, size 2\)" &&
+	for c in unaligned_native_test unaligned_const_test unaligned_alias_test; do
+		expect_eq "$(case_status "$TEST_DIR/broken.json" $c)" PASS "$c" || return 1
 	done
 '
 
