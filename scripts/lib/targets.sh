@@ -308,4 +308,8 @@ workload_load() {
 	[[ $OP =~ ^[a-z0-9_]+$ ]] || die "$EX_USAGE" "$(_table_where OP): OP: '$OP' is not a word of a-z, 0-9 and _"
 	[ -z "$REPRO" ] || compgen -G "$TOP/patches/repro/*-$REPRO.patch" >/dev/null ||
 		die "$EX_USAGE" "$(_table_where REPRO): REPRO: no patches/repro/LINE-$REPRO.patch"
+	[ -z "$SPLITS" ] || [ -f "$WORKLOAD_TABLES/$SPLITS.conf" ] ||
+		die "$EX_USAGE" "$(_table_where SPLITS): SPLITS: no workload '$SPLITS'"
+	[ -z "$SPLITS" ] || [ -n "$LEAVES_OUT" ] ||
+		die "$EX_USAGE" "$(_table_where SPLITS): SPLITS without LEAVES_OUT: say what the run leaves out"
 }
