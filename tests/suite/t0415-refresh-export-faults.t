@@ -141,8 +141,8 @@ test_expect_success 'export of the 6.1 line (its series touches nothing under ar
 	expect_eq "$(grep -c "^  checkpatch: clean$" "$TEST_DIR/stdout")" 3 "patches checkpatch-clean" &&
 	grep -q "^Subject: \\[PATCH 6.1.y 0/3\\]" "$TEST_DIR/out61/0000-cover-letter.patch" &&
 	# The branch b4 takes over: the same prefix.
-	git -C "$TEST_DIR/out61/git" log -1 --format=%B "$(git -C "$TEST_DIR/out61/git" rev-list --reverse HEAD | sed -n 2p)" |
-		grep -q "\"prefixes\": \\[\"6.1.y\"" &&
+	expect_eq "$(git -C "$TEST_DIR/out61/git" log -1 --format=%B "$(git -C "$TEST_DIR/out61/git" rev-list --reverse HEAD | sed -n 2p)" |
+		sed -n "/^{/,\$p" | jq -r ".series.prefixes | join(\" \")")" 6.1.y "b4 prefixes" &&
 	expect_eq "$(stat -c %a "$TEST_DIR/out61")" "$(mkdir "$TEST_DIR/mode" && stat -c %a "$TEST_DIR/mode")" "mode of OUTDIR"
 '
 
