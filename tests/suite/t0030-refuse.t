@@ -140,7 +140,7 @@ test_expect_success 'malformed, missing and empty series files and patches' '
 	sed -i "s/^@@ -58,7 +58,11 @@/@@ -58,7 +58,99 @@/" "$bad/6.12/$P5" &&
 	refused 2 "$P5: malformed patch: hunk at line [0-9]+: 0 old and 88 new lines missing" "$t" --patches "$bad" &&
 	cp "$TOP/patches/6.12/$P5" "$bad/6.12/$P5" &&
-	sed -n 1,61p "$TOP/patches/6.12/$P6" >"$bad/6.12/$P6" &&
+	sed -n "1,$(grep -n "^+++ b/lib/Makefile$" "$TOP/patches/6.12/$P6" | cut -d: -f1)p" "$TOP/patches/6.12/$P6" >"$bad/6.12/$P6" &&
 	refused 2 "$P6: malformed patch: the diff section of lib/Makefile has no hunk" "$t" --patches "$bad" &&
 	cp "$TOP/patches/6.12/$P6" "$bad/6.12/$P6" &&
 	rm "$bad/6.12/$P3" &&

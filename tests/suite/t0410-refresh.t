@@ -71,7 +71,7 @@ test_expect_success 'the refresh changed context only: headers, trailers and cha
 		return 1
 	done &&
 	grep -q "^Preimage: lib/Makefile $(git hash-object --no-filters "$shifted/lib/Makefile")$" "$p/6.12/$P6" &&
-	grep -q "^@@ -380,6 +380,7 @@" "$p/6.12/$P6" &&
+	grep -q "^@@ -380,6 +380,10 @@" "$p/6.12/$P6" &&
 	grep -q "^ obj-\$(CONFIG_CMDLINE_KUNIT_TEST) += cmdline_kunit.o vendor_cmdline.o$" "$p/6.12/$P6" &&
 	cmp "$TOP/patches/6.12/series" "$p/6.12/series" &&
 	expect_untouched "$shifted"

@@ -121,11 +121,16 @@ test_expect_success 'an option value that is an option is an error (refresh, exp
 
 test_expect_success 'refresh: a patch with a header-only diff section is malformed, not a conflict or present' '
 	f=$TOP/patches/6.12/$P6 &&
-	for cut in 1,61p 1,21p_hunk_in_message; do
+	# Where the cuts go: the lines of the patch that say so.
+	mk=$(grep -n "^+++ b/lib/Makefile$" "$f" | cut -d: -f1) &&
+	dash=$(grep -n "^---$" "$f" | head -n 1 | cut -d: -f1) &&
+	kc=$(grep -n "^+++ b/lib/Kconfig.debug$" "$f" | cut -d: -f1) &&
+	for cut in makefile-header hunk-in-message; do
 		rm -rf "$TEST_DIR/p" && cp -pR "$TOP/patches" "$TEST_DIR/p" &&
 		case $cut in
-		1,61p) sed -n 1,61p "$f" && want=lib/Makefile ;;
-		*) sed -n 1,21p "$f" && printf "@@ -1 +1 @@\n-a\n+b\n" && sed -n 22,37p "$f" && want=lib/Kconfig.debug ;;
+		makefile-header) sed -n "1,${mk}p" "$f" && want=lib/Makefile ;;
+		*) sed -n "1,$((dash - 1))p" "$f" && printf "@@ -1 +1 @@\n-a\n+b\n" &&
+			sed -n "$dash,$((kc - 1))p" "$f" && want=lib/Kconfig.debug ;;
 		esac >"$TEST_DIR/p/6.12/$P6" &&
 		cp "$TEST_DIR/p/6.12/$P6" "$TEST_DIR/bad.patch" &&
 		expect_exit 2 refresh --base 6.12 --patches "$TEST_DIR/p" "$shifted" &&
