@@ -37,7 +37,8 @@ EX_LOCKED=4	# another run holds the lock on the same tree
 #   UNKNOWN_COMMIT_ID: a tree without the history of the Fixes: tags'
 #   commits (a339671db64b, fe59e0358d9b) cannot look them up;
 #   FILE_PATH_CHANGES: every new file asks whether MAINTAINERS needs
-#   updating, and the KUnit test needs no section.
+#   updating; the stable lines' KUnit test is a vendor carry (mainline's
+#   0006 adds its MAINTAINERS entry).
 # On the stored patches (CHECKPATCH_IGNORE: scripts/check, t0050) also
 #   MISSING_SIGN_OFF: a patch this project wrote carries no Signed-off-by;
 #   the submitter's is added by scripts/export (the Developer's
@@ -54,7 +55,7 @@ CHECKPATCH_STABLE_MESSAGE=GIT_COMMIT_ID,COMMIT_LOG_LONG_LINE,BAD_REPORTED_BY_LIN
 checkpatch_why() {
 	case $1 in
 	UNKNOWN_COMMIT_ID) echo "the tree has no history to look the Fixes: commit up in" ;;
-	FILE_PATH_CHANGES) echo "a new file asks whether MAINTAINERS needs updating; the KUnit test needs no section" ;;
+	FILE_PATH_CHANGES) echo "a new file asks whether MAINTAINERS needs updating; on a stable line the KUnit test is a vendor carry no section owns (mainline's 0006 adds it to GENERIC VDSO LIBRARY)" ;;
 	MISSING_SIGN_OFF) echo "a stored patch this project wrote has no Signed-off-by; export adds the submitter's" ;;
 	GIT_COMMIT_ID | COMMIT_LOG_LONG_LINE | BAD_REPORTED_BY_LINK) echo "in a stable backport: upstream's message, kept verbatim" ;;
 	esac
