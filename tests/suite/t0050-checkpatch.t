@@ -6,8 +6,9 @@
 # does): UNKNOWN_COMMIT_ID, because the commits the mainline patches fix
 # (a339671db64b for unaligned.h, fe59e0358d9b for clear_user.S) cannot be
 # looked up: the Debian trees have no git history; FILE_PATH_CHANGES
-# ("does MAINTAINERS need updating?"), which every new file raises: the
-# KUnit test lib/unaligned_kunit.c needs no section of its own;
+# ("does MAINTAINERS need updating?"), which every new file raises: on the
+# stable lines the KUnit test is a vendor carry no section owns (mainline's
+# 0006 adds it to GENERIC VDSO LIBRARY);
 # MISSING_SIGN_OFF, on a patch this project wrote: its stored form has no
 # Signed-off-by (no person to give the DCO), scripts/export adds the
 # submitter's.  A patch that carries someone's posted change has their
