@@ -192,6 +192,20 @@ patch_paths_to() {
 	done <<<"$rows"
 }
 
+# patch_only PATCH PATH...: PATCH's sections that change one of PATHs
+# (their "diff --git" headers and hunks; no mail header, no signature):
+# a patch of part of a change, for a copy that holds only those files.
+patch_only() {
+	local p=$1
+	shift
+	awk -v paths="$*" 'BEGIN { n = split(paths, a, " "); for (i = 1; i <= n; i++) want["b/" a[i]] = 1 }
+		/^diff --git / { on = ($4 in want); if (on) left = -1 }
+		/^-- $/ && on && left == 0 { on = 0 }
+		on && /^@@ / { split($2, o, ","); split($3, w, ","); left = ((2 in o) ? o[2] : 1) + ((2 in w) ? w[2] : 1); print; next }
+		on && left > 0 { c = substr($0, 1, 1); if (c == "-" || c == "+") left--; else if (c != "\\") left -= 2; if (left < 0) left = 0 }
+		on' "$p"
+}
+
 # patch_subject PATCH: the Subject: header, unfolded, without "[PATCH...]".
 patch_subject() {
 	awk '/^Subject: / { s = $0; sub(/^Subject: (\[[^]]*\] *)?/, "", s); on = 1; next }

@@ -152,4 +152,17 @@ test_expect_success 'base_default: 7.3 (a tree of the mainline line), the tree g
 	expect_eq "$("$SCRIPTS/get-kernel" 2>/dev/null)" "$("$SCRIPTS/get-kernel" "$(base_default)" 2>/dev/null)" "get-kernel default"
 '
 
+test_expect_success 'patch_only: the sections of a patch for one file, which patch takes alone' '
+	p=$(change_patch mainline 0002) &&
+	patch_only "$p" tools/include/vdso/unaligned.h >"$TEST_DIR/only.patch" &&
+	expect_eq "$(patch_paths "$TEST_DIR/only.patch")" tools/include/vdso/unaligned.h "paths of the part" &&
+	test "$(patch_paths "$p" | wc -l)" -gt 1 &&
+	! grep -q "^-- $" "$TEST_DIR/only.patch" &&
+	mkdir -p "$TEST_DIR/o/tools/include/vdso" &&
+	cp "$TOP/overlay/tools/include/vdso/unaligned.h" "$TEST_DIR/o/tools/include/vdso/" &&
+	patch -d "$TEST_DIR/o" -p1 --fuzz=0 --reverse -s -i "$TEST_DIR/only.patch" &&
+	expect_eq "$(git hash-object --no-filters "$TEST_DIR/o/tools/include/vdso/unaligned.h")" \
+		9076483c9fbbd0a9d0735683b82b3bdf91ad5fb5 "pre-image (7.0 memcpy form)"
+'
+
 test_done

@@ -39,7 +39,7 @@ test_expect_success "unaligned-variants: the default and --kernel PATH of the $k
 	fi &&
 	expect_eq "$(git hash-object --no-filters "$TEST_DIR/default/memcpy/vdso/unaligned.h")" \
 		9076483c9fbbd0a9d0735683b82b3bdf91ad5fb5 "memcpy form" &&
-	grep -q "^+ patch -d $TEST_DIR/default/.overlay/unpatched -p1 --fuzz=0 --reverse -i $TOP/patches/mainline/0002-tools-headers-sync-unaligned.patch$" "$TEST_DIR/default.log"
+	grep -q "^+ patch -d $TEST_DIR/default/.overlay/unpatched -p1 --fuzz=0 --reverse -i $TEST_DIR/default/.overlay/0002-tools-headers-sync-unaligned.patch$" "$TEST_DIR/default.log"
 '
 
 test_expect_success 'unaligned-variants: 6.1 has no packed form to take, a bad --kernel is get-kernel.s error' '
