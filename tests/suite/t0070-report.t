@@ -57,6 +57,22 @@ test_expect_success 'a section of one change is titled by its patch, one of seve
 	grep -qx "## 0001/0003/0004/0005: measured across the series" "$r/report.md"
 '
 
+test_expect_success 'the 0004 verdict takes the guest pread() timing from the arm64 boot record, not from a console log' '
+	t=$(copy_tree 6.12 pread) && rm -rf "$r" && mkdir -p "$r/stages" &&
+	apply --json "$r/stages/apply.json" "$t" >/dev/null &&
+	as_stage "$r/stages/apply.json" apply series &&
+	echo "{\"result\": \"pass\"}" >"$r/stages/clear-user-arm64.json" &&
+	as_stage "$r/stages/clear-user-arm64.json" clear-user-arm64 harness &&
+	printf "%s\n" "KTAP version 1" "1..1" "    # Subtest: guest_init" "    1..1" \
+		"    # pread_dev_zero_100k: 2000 calls, 1.234 s" "    ok 1 pread_dev_zero_100k" "ok 1 guest_init" >"$TEST_DIR/k.log" &&
+	ktap-parse --json "$r/stages/boot-arm64.json" "$TEST_DIR/k.log" >/dev/null &&
+	as_stage "$r/stages/boot-arm64.json" boot-arm64 boot &&
+	report "$r" &&
+	grep -q "Guest /dev/zero pread() timing under TCG (not judged): 2000 calls, 1.234 s\." "$r/report.md" &&
+	rm "$r/stages/boot-arm64.json" && report "$r" &&
+	! grep -q "pread() timing" "$r/report.md"
+'
+
 test_expect_success 'no stage results, no stages directory: one-line errors' '
 	mkdir -p "$TEST_DIR/empty/stages" &&
 	expect_exit 2 report "$TEST_DIR/empty" &&
