@@ -105,6 +105,20 @@ test_expect_success 'an opt-in measurement of this tree appears: that stage runs
 	grep -q "^Opt-in measurement, made by .make evidence-loongarch-gcc KERNEL=7.3. on " "$report/report.md"
 '
 
+test_expect_success 'a file added to one table'"'"'s READS: that stage runs when the file changes, nothing else, with no pipeline edit' '
+	echo one >"$TEST_DIR/extra-input" &&
+	sed -i "s|^READS=.*|READS=\"arch/x86/lib/copy_user_64.S build/tests/$TEST_NAME/extra-input\"|" "$evidence/usercopy-x86.conf" &&
+	pipeline_run >"$TEST_DIR/run7a.log" 2>&1 || { tail -20 "$TEST_DIR/run7a.log"; fail "run"; } &&
+	expect_eq "$(ran)" "usercopy-x86" "ran (its table changed)" &&
+	jq -e ".stages[\"usercopy-x86\"].stage.inputs | any(startswith(\"read build/tests/$TEST_NAME/extra-input \"))" \
+		"$report/results.json" >/dev/null &&
+	pipeline_run >"$TEST_DIR/run7b.log" 2>&1 || { tail -20 "$TEST_DIR/run7b.log"; fail "run"; } &&
+	expect_eq "$(ran)" "" "ran (nothing changed)" &&
+	echo two >"$TEST_DIR/extra-input" &&
+	pipeline_run >"$TEST_DIR/run7c.log" 2>&1 || { tail -20 "$TEST_DIR/run7c.log"; fail "run"; } &&
+	expect_eq "$(ran)" "usercopy-x86" "ran (the file changed)"
+'
+
 test_expect_success 'an interrupted run leaves the last report as the cache: the next run reuses it' '
 	mkdir -p "$report.prev" && cp -a "$report/." "$report.prev/" && rm -rf "$report" &&
 	pipeline_run >"$TEST_DIR/run6.log" 2>&1 &&
