@@ -75,4 +75,116 @@ test_expect_success 'report: TMPDIR full: exit 1, one line naming the write, not
 	[ ! -e "$TEST_DIR/r/results.json" ] && [ ! -e "$TEST_DIR/r/report.md" ]
 '
 
+# --- get-kernel ----------------------------------------------------------------------
+
+# fake_tarball NAME FILES: $TEST_DIR/NAME.tar.xz, a tiny kernel tree as
+# Debian packs it (linux-source-6.1/...), with FILES empty files more
+# under arch/, a thousand a directory.
+fake_tarball() {
+	local t=$TEST_DIR/tar/$1/linux-source-6.1 d
+	rm -rf "$TEST_DIR/tar/$1" && mkdir -p "$t/arch" &&
+		printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n' >"$t/Makefile" && : >"$t/Kconfig" &&
+		for ((d = 0; d < $2 / 1000; d++)); do
+			mkdir "$t/arch/d$d" && (cd "$t/arch/d$d" && seq 1000 | xargs touch) || return 1
+		done &&
+		tar -C "$TEST_DIR/tar/$1" -cJf "$TEST_DIR/$1.tar.xz" linux-source-6.1
+}
+# many: removing its tree takes a while (20000 files); small: three files.
+fake_tarball many 20000 && fake_tarball small 0
+mkdir -p "$TEST_DIR/usrsrc"
+# No test may install a package: apt-get stands in; its install fails.
+stand_in apt-get '[ "$1" != update ] || exit 0' 'echo "E: Unable to locate package $*" >&2' \
+	'echo "E: (the stand-in of t0076)" >&2' 'exit 100'
+PATH=$TEST_DIR/bin:$PATH
+
+# in_gk BODY: BODY in a private mount namespace with BUILD on a tmpfs
+# ($TEST_DIR/m/build, src=$BUILD/src) and $TEST_DIR/usrsrc as /usr/src,
+# where linux-source-6.1.tar.xz is 6.1's Debian package.
+in_gk() {
+	in_small_fs size=96m '
+		mount --bind "$TEST_DIR/usrsrc" /usr/src
+		export BUILD=$TEST_DIR/m/build && mkdir -p "$BUILD/src" && src=$BUILD/src
+		'"$1"
+}
+# after_gk: the exit code of a get-kernel 6.1 (stdout, stderr) in
+# $TEST_DIR/rc, what build/src holds then in ls, the exit code of a
+# --check of the tree in check.
+after_gk() {
+	local rc=0
+	get-kernel 6.1 >"$TEST_DIR/stdout" 2>"$TEST_DIR/stderr" || rc=$?
+	echo $rc >"$TEST_DIR/rc"
+	ls -A "$BUILD/src" >"$TEST_DIR/ls" 2>/dev/null || :
+	rc=0
+	get-kernel --check 6.1 >/dev/null 2>&1 || rc=$?
+	echo $rc >"$TEST_DIR/check"
+}
+export -f in_gk after_gk
+
+test_expect_success 'get-kernel "": exit 2, one line; with no argument, the default kernel still' '
+	d=$(bash -c ". \"\$1/lib/common.sh\" && . \"\$1/lib/series.sh\" && base_default" _ "$SCRIPTS") &&
+	mkdir -p "$TEST_DIR/b/src/linux-$d" && echo "linux-source-$d=1" >"$TEST_DIR/b/src/linux-$d.package" &&
+	BUILD=$TEST_DIR/b expect_exit 2 get-kernel "" && expect_one_line_error "an empty kernel name" &&
+	BUILD=$TEST_DIR/b expect_exit 2 get-kernel --check "" && expect_one_line_error "an empty kernel name" &&
+	BUILD=$TEST_DIR/b expect_exit 0 get-kernel &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "$TEST_DIR/b/src/linux-$d" "get-kernel with no argument"
+'
+
+test_expect_success 'get-kernel stopped (SIGKILL) while it removes the tree it replaced: the next run removes what is left' '
+	cp "$TEST_DIR/many.tar.xz" "$TEST_DIR/usrsrc/linux-source-6.1.tar.xz" &&
+	in_gk "
+		get-kernel 6.1 >/dev/null 2>&1
+		cp \"\$TEST_DIR/small.tar.xz\" /usr/src/linux-source-6.1.tar.xz
+		setsid get-kernel 6.1 >/dev/null 2>&1 &
+		pid=\$!
+		while kill -0 \$pid 2>/dev/null; do
+			if [ ! -e \"\$src/linux-6.1/arch/d0\" ] && [ -e \"\$src/linux-6.1/Makefile\" ] &&
+				compgen -G \"\$src/.linux-6.1.old.*\" >/dev/null; then
+				kill -9 -- -\$pid
+				break
+			fi
+		done
+		wait \$pid || :
+		ls -A \"\$src\" >\"\$TEST_DIR/ls.killed\"
+		after_gk
+	" &&
+	grep -q "^\.linux-6\.1\.old\." "$TEST_DIR/ls.killed" ||
+		fail "not stopped while removing the old tree: $(cat "$TEST_DIR/ls.killed")" &&
+	expect_eq "$(cat "$TEST_DIR/rc")" 0 "exit code of the next run" &&
+	expect_eq "$(cat "$TEST_DIR/ls")" "$(printf "%s\n" .lock linux-6.1 linux-6.1.md5 linux-6.1.package linux-6.1.source)" "build/src" &&
+	expect_eq "$(cat "$TEST_DIR/check")" 0 "get-kernel --check"
+'
+
+test_expect_success 'get-kernel removes only the leftovers it marked; the others are named and kept' '
+	cp "$TEST_DIR/small.tar.xz" "$TEST_DIR/usrsrc/linux-source-6.1.tar.xz" &&
+	in_gk "
+		get-kernel 6.1 >/dev/null 2>&1
+		mkdir -p \"\$src/.linux-6.1.old.new.AbC123/linux-6.1/arch\" \"\$src/.linux-6.12.new.XyZ789/arch\" \
+			\"\$src/.linux-6.1.new.QwE456/arch\" \"\$src/.linux-6.1.old.backup/arch\" \"\$src/.linux-6.1.new.EmP123\" \
+			\"\$TEST_DIR/m/outside/arch\" \"\$src/mine\"
+		: >\"\$src/.linux-6.1.old.new.AbC123/.kernel-overlay-output\"
+		: >\"\$src/.linux-6.12.new.XyZ789/.kernel-overlay-output\"
+		: >\"\$TEST_DIR/m/outside/.kernel-overlay-output\"
+		ln -s \"\$TEST_DIR/m/outside\" \"\$src/.linux-6.1.old.new.LnK123\"
+		after_gk
+		ls -A \"\$TEST_DIR/m/outside\" >\"\$TEST_DIR/outside\"
+	" &&
+	expect_eq "$(cat "$TEST_DIR/rc")" 0 "exit code" &&
+	expect_eq "$(cat "$TEST_DIR/ls")" "$(printf "%s\n" .linux-6.1.new.QwE456 .linux-6.1.old.backup \
+		.linux-6.1.old.new.LnK123 .lock linux-6.1 linux-6.1.md5 linux-6.1.package linux-6.1.source mine)" "build/src" &&
+	expect_eq "$(cat "$TEST_DIR/outside")" "$(printf "%s\n" .kernel-overlay-output arch)" "the symlink target" &&
+	grep -q "^get-kernel: warning: .*/\.linux-6\.1\.new\.QwE456: not made by get-kernel" "$TEST_DIR/stderr" &&
+	grep -q "^get-kernel: warning: .*/\.linux-6\.1\.old\.backup: .*left as it is" "$TEST_DIR/stderr" &&
+	expect_eq "$(grep -c ": error: " "$TEST_DIR/stderr")" 0 "error lines"
+'
+
+test_expect_success 'get-kernel: apt-get install failing, build/ read-only: exit 1, the last line names what failed' '
+	rm -f "$TEST_DIR/usrsrc/linux-source-6.1.tar.xz" &&
+	in_gk "after_gk" &&
+	expect_eq "$(cat "$TEST_DIR/rc")" 1 "exit code" &&
+	expect_last_error "apt-get install linux-source-6.1 failed" &&
+	in_gk "mount -o remount,ro \"\$TEST_DIR/m\" && BUILD=\$TEST_DIR/m/b after_gk" &&
+	expect_eq "$(cat "$TEST_DIR/rc")" 1 "exit code" &&
+	expect_one_line_error "m/b/src: cannot create it"
+'
+
 test_done
