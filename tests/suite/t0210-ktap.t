@@ -7,9 +7,10 @@
 . "$(dirname "$0")/test-lib.sh"
 
 FIX=$TOP/tests/suite/fixtures/ktap
-SRC=$TOP/scripts/ktap/ktap-parse.c
+# The parser's units: every .c of scripts/ktap, as scripts/ktap/ktap-parse builds it.
+KTAP=$TOP/scripts/ktap
 BIN=${BUILD:-$TOP/build}/harness/ktap-parse
-export FIX SRC BIN
+export FIX KTAP BIN
 
 # parse WANT_EXIT ARGS...: ktap-parse with --json and --junit into TEST_DIR.
 parse() {
@@ -44,14 +45,37 @@ test_expect_success 'scripts/ktap/ktap-parse builds the parser into build/harnes
 	grep -q "^+ .*-o .*/harness/ktap-parse" "$TEST_DIR/stderr" &&
 	expect_exit 0 ktap-parse "$FIX/kunit-pass.log" &&
 	test ! -s "$TEST_DIR/stderr" &&
-	${HOSTCC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -o "$TEST_DIR/kp" "$SRC" &&
+	${HOSTCC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -o "$TEST_DIR/kp" "$KTAP"/*.c &&
 	expect_exit 0 ktap-parse --help &&
 	grep -q "^Usage: scripts/ktap/ktap-parse " "$TEST_DIR/stdout"
 '
 
+test_expect_success 'the parser is built again when any of its .c or .h files, or its build rule, is newer' '
+	mkdir -p "$TEST_DIR/top/scripts" &&
+	cp -r "$TOP/scripts/lib" "$KTAP" "$TEST_DIR/top/scripts/" &&
+	d=$TEST_DIR/top/scripts/ktap &&
+	for f in ktap.h ktap-junit.c ktap-parse; do
+		touch -d 2001-01-01 "$d"/*.c "$d"/*.h "$d/ktap-parse" &&
+		BUILD=$TEST_DIR/top/build expect_exit 0 "$d/ktap-parse" "$FIX/kunit-pass.log" &&
+		BUILD=$TEST_DIR/top/build expect_exit 0 "$d/ktap-parse" "$FIX/kunit-pass.log" &&
+		test ! -s "$TEST_DIR/stderr" || fail "$f: built again with nothing newer"
+		touch "$d/$f" &&
+		BUILD=$TEST_DIR/top/build expect_exit 0 "$d/ktap-parse" "$FIX/kunit-pass.log" &&
+		grep -q "^+ .* -o .*/top/build/harness/ktap-parse\.[0-9]* .*/ktap\.c .*/util\.c" "$TEST_DIR/stderr" ||
+			fail "$f: not built again when newer"
+	done
+'
+
+test_expect_success 'the parser'"'"'s state is private to ktap.c: no header has it, the writers read the run' '
+	! grep -n "struct \(kline\|extractor\|descent\|ktap_parser\) {" "$KTAP"/*.h &&
+	! grep -n "struct \(kline\|extractor\|descent\|ktap_parser\)\b" "$KTAP"/ktap-json.c "$KTAP"/ktap-junit.c &&
+	grep -q "^void ktap_write_json(const struct ktap_run \*r, FILE \*f)" "$KTAP/ktap-json.c" &&
+	grep -q "^void ktap_write_junit(const struct ktap_run \*r, FILE \*f)" "$KTAP/ktap-junit.c"
+'
+
 if command -v cppcheck >/dev/null 2>&1; then
 	test_expect_success 'cppcheck --enable=warning,portability,performance is quiet' '
-		cppcheck -q --error-exitcode=1 --enable=warning,portability,performance "$SRC"
+		cppcheck -q --error-exitcode=1 --enable=warning,portability,performance "$KTAP"/*.c
 	'
 else
 	test_skip 'cppcheck --enable=warning,portability,performance is quiet' 'cppcheck not installed'
@@ -212,7 +236,7 @@ test_expect_success 'every fixture gives valid JSON and well-formed JUnit XML' '
 # The robustness checks run a sanitizer build, if the host cc can link one.
 san=$TEST_DIR/ktap-parse-san
 if ${HOSTCC:-cc} -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-o "$san" "$SRC" 2>/dev/null; then
+	-o "$san" "$KTAP"/*.c 2>/dev/null; then
 	note "robustness checks under -fsanitize=address,undefined"
 else
 	note "no sanitizer runtime: robustness checks on the plain build"
