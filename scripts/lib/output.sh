@@ -205,14 +205,147 @@ safe_rm_rf() {
 	rm -rf -- "$rp" || die "$EX_FAIL" "$p: cannot remove it"
 }
 
-# out_need_space DIR KB [INODES]: die (EX_FAIL, one line) unless the file
-# system of DIR has KB kilobytes (and INODES inodes) free.
+# out_need_space DIR KB [INODES [LABEL]]: die (EX_FAIL, one line) unless
+# the file system of DIR has KB kilobytes (and INODES inodes) free; the
+# line starts with LABEL (default DIR).
 out_need_space() {
-	local dir=$1 kb=$2 inodes=${3:-0} avail iavail
+	local dir=$1 kb=$2 inodes=${3:-0} label=${4:-$1} avail iavail
 	read -r avail iavail < <(df -k --output=avail,iavail -- "$dir" 2>/dev/null | awk 'NR == 2 { print $1, $2 }')
 	[ -n "${avail:-}" ] || return 0
 	[ "$avail" -ge "$kb" ] ||
-		die "$EX_FAIL" "$dir: $((avail / 1024)) MB free, $((kb / 1024)) MB needed: nothing written"
+		die "$EX_FAIL" "$label: $((avail / 1024)) MB free, $((kb / 1024)) MB needed: nothing written"
 	[ "$inodes" -eq 0 ] || [ "${iavail:-0}" = - ] || [ "$iavail" -ge "$inodes" ] ||
-		die "$EX_FAIL" "$dir: $iavail inodes free, $inodes needed: nothing written"
+		die "$EX_FAIL" "$label: $iavail inodes free, $inodes needed: nothing written"
+}
+
+# out_file_arg OPTION FILE: before any work, FILE (the value of OPTION, a
+# file the command will write with out_write) can be written: not a
+# symlink (EX_REFUSED, as out_write), not a directory, in a directory
+# that exists (EX_USAGE); one line each.
+out_file_arg() {
+	local opt=$1 file=$2 dir
+	out_refuse_symlink "$file"
+	[ ! -d "$file" ] || die "$EX_USAGE" "$opt $file: a directory"
+	dir=$(dirname -- "$file")
+	[ -d "$dir" ] || die "$EX_USAGE" "$opt $file: no directory $dir"
+}
+
+# --- scratch space and the tools a command runs -------------------------------
+
+# out_tmp_dir VAR NAME [KB]: a fresh directory NAME.XXXXXX in TMPDIR (else
+# /tmp) for the command's scratch work, its path in VAR; removed at exit.
+# With KB, that much room is checked first.  One line (EX_FAIL, naming
+# TMPDIR) when it cannot be made.
+out_tmp_dir() {
+	local _otd_base=${TMPDIR:-/tmp} _otd_dir
+	[ -z "${3:-}" ] || out_need_space "$_otd_base" "$3" 0 "TMPDIR $_otd_base"
+	_otd_dir=$(mktemp -d "$_otd_base/$2.XXXXXX" 2>/dev/null) ||
+		die "$EX_FAIL" "TMPDIR $_otd_base: cannot create a directory there (missing, read-only or full?)"
+	_out_pending+=("$_otd_dir")
+	printf -v "$1" '%s' "$_otd_dir"
+}
+
+# out_space_gone DIR [TEXT]: the file system of DIR is full (under 1 MB or
+# no inode free), or TEXT (a tool's messages) says a write found no room.
+out_space_gone() {
+	local avail iavail
+	case ${2:-} in
+	*"No space left on device"* | *"Out of diskspace"* | *"Disk quota exceeded"*) return 0 ;;
+	esac
+	read -r avail iavail < <(df -k --output=avail,iavail -- "$1" 2>/dev/null | awk 'NR == 2 { print $1, $2 }')
+	[ -n "${avail:-}" ] || return 1
+	[ "$avail" -lt 1024 ] || [ "$iavail" = 0 ]
+}
+
+# out_tool_failed NAME RC [TEXT]: die (EX_FAIL) with one line for the
+# tool NAME that failed with exit code RC: when TMPDIR's file system has
+# no room left, that is the line; else TEXT's last line (the tool's last
+# message), and whether it was a full disk elsewhere.
+out_tool_failed() {
+	local name=$1 rc=$2 text=${3:-} base=${TMPDIR:-/tmp} last
+	last=$(printf '%s\n' "$text" | awk 'NF { l = $0 } END { print l }')
+	if out_space_gone "$base"; then
+		die "$EX_FAIL" "$name: failed (exit $rc): no space left in TMPDIR ($base): make room there or set TMPDIR to another file system"
+	fi
+	case $text in
+	*"No space left on device"* | *"Out of diskspace"* | *"Disk quota exceeded"*)
+		die "$EX_FAIL" "$name: failed (exit $rc): no space left on a device${last:+ ($last)}" ;;
+	esac
+	die "$EX_FAIL" "$name: failed (exit $rc)${last:+: $last}"
+}
+
+# _out_tool_name CMD [ARG...]: how a message names the tool: CMD's base
+# name, and for git its subcommand ("git clone").
+_out_tool_name() {
+	local n=${1##*/}
+	shift
+	case $n in
+	git)
+		while [ $# -gt 0 ]; do
+			case $1 in
+			-C | -c) shift ;;
+			-*) ;;
+			*) n+=" $1"; break ;;
+			esac
+			shift
+		done ;;
+	perl | python3 | bash | sh)
+		while [ $# -gt 0 ]; do
+			case $1 in -*) shift ;; *) n=$1; break ;; esac
+		done ;;
+	esac
+	printf '%s' "$n"
+}
+
+# out_tool [-q] [-C DIR] CMD [ARG...]: run the tool CMD (in DIR), its
+# stdout where the caller's goes, its messages (stderr) kept in memory
+# (TMPDIR may be full); they are printed after it (with -q, only when it
+# fails).  When it fails, its last message goes into out_tool_failed's
+# one line, the last of the command.
+out_tool() {
+	local err rc=0 dir=. quiet=0
+	if [ "$1" = -q ]; then quiet=1; shift; fi
+	if [ "$1" = -C ]; then dir=$2; shift 2; fi
+	{ err=$(cd -- "$dir" && "$@" 2>&1 >&3 3>&-); } 3>&1 || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		[ -z "$err" ] || [ $quiet -eq 1 ] || printf '%s\n' "$err" >&2
+		return 0
+	fi
+	# All but the last line (which the error line quotes).
+	[ -z "$err" ] || printf '%s\n' "$err" | awk 'NF { if (n++) print l; l = $0 }' >&2
+	out_tool_failed "$(_out_tool_name "$@")" "$rc" "$err"
+}
+
+# out_run [-q] [-C DIR] CMD [ARG...]: the command line printed (as run
+# does), then out_tool.
+out_run() {
+	local q=()
+	if [ "$1" = -q ]; then q=(-q); shift; fi
+	if [ "$1" = -C ]; then
+		printf '+ (cd %s && %s)\n' "$2" "${*:3}" >&2
+	else
+		printf '+ %s\n' "$*" >&2
+	fi
+	out_tool ${q[@]+"${q[@]}"} "$@"
+}
+
+# out_fail_line: from here on, a command whose failure ends the script
+# (set -e) ends it with one line naming that command, exit EX_FAIL (and
+# saying so when TMPDIR has no room left), so that a tool's raw message
+# is never the last word.  Functions too (set -E); a failure in a
+# subshell is named by the command of the script that ran it.  Not while
+# the script exits (die's own line is the last one).
+out_fail_line() {
+	set -E
+	trap '_out_err_trap $? "$BASH_COMMAND"' ERR
+	# shellcheck disable=SC2016 # a flag, set when the exit starts
+	at_exit '_out_exiting=1'
+}
+_out_err_trap() {
+	local rc=$1 cmd=$2
+	[ "$BASHPID" = "$$" ] && [ -z "${_out_exiting:-}" ] || return 0
+	_out_exiting=1
+	cmd=${cmd//$'\n'/ }
+	[ ${#cmd} -le 100 ] || cmd="${cmd:0:97}..."
+	out_tool_failed "$cmd" "$rc"
 }
