@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
+# What a probe of export, refresh, status and check found: an output
+# written through a symlink or left truncated on a full disk, a dry run
+# that promises what the real run refuses, a refused run that leaves the
+# parents of its OUTDIR, a user's file taken for a patch directory, mail
+# without recipients, and tools failing (a full TMPDIR) with their raw
+# message or a wrong one as the last word.  Each command's output goes
+# through scripts/lib/output.sh; each failure ends in one line naming it.
+# Small trees only, as t0415.
+# shellcheck source=tests/suite/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
+# shellcheck source=tests/suite/patches.sh
+. "$(dirname "$0")/patches.sh"
+
+export GIT_COMMITTER_NAME="Kernel Overlay Tests" GIT_COMMITTER_EMAIL=tests@kernel-overlay.invalid
+export GIT_AUTHOR_NAME="$GIT_COMMITTER_NAME" GIT_AUTHOR_EMAIL="$GIT_COMMITTER_EMAIL"
+
+# mini_git VER DIR: a git repository of VER's small tree and what export
+# reads besides (as t0415).
+mini_git() {
+	local src d
+	src=$(kernel_tree "$1")
+	mini_tree "$1" "$2"
+	find "$src" -maxdepth 1 -type f -exec cp -p {} "$2/" \;
+	for d in scripts LICENSES Documentation/dev-tools arch/x86/tools drivers/base fs/proc init ipc kernel/configs lib/kunit include/vdso; do
+		mkdir -p "$2/$(dirname "$d")" && cp -pR "$src/$d" "$2/$(dirname "$d")/" || return 1
+	done
+	cp -p "$src/arch/Kconfig" "$2/arch/"
+	git -C "$2" init -q && git -C "$2" add -A -f &&
+		git -C "$2" commit -q -m "Linux $1, the files export reads"
+}
+repo61=$TEST_DIR/git-6.1
+mini_git 6.1 "$repo61"
+# Its evidence, as 'make' writes a results.json (as t0415).
+# shellcheck source=scripts/lib/common.sh
+. "$SCRIPTS/lib/common.sh"
+# shellcheck source=scripts/lib/results.sh
+. "$SCRIPTS/lib/results.sh"
+rep=$TEST_DIR/report61
+mkdir -p "$rep/stages"
+: >"$TEST_DIR/inputs"
+"$SCRIPTS/apply" --dry-run --json "$rep/stages/apply.json" "$repo61" >/dev/null
+stage_wrap "$rep/stages/apply.json" apply series series 0 1 "$TEST_DIR/inputs"
+"$SCRIPTS/report" "$rep" 2>/dev/null
+results61=$rep/results.json
+export repo61 results61
+
+# export61 ARG...: export of the 6.1 repository with its evidence.
+export61() { "$SCRIPTS/export" --results "$results61" --tree "$repo61" "$@"; }
+# outside NAME CMD...: CMD in a small file system (in_small_fs) filled up
+# first; its exit code, stdout and stderr outside, and what the file
+# system holds afterwards in $TEST_DIR/ls.
+outside() {
+	local rc=0
+	"$@" >"$TEST_DIR/stdout" 2>"$TEST_DIR/stderr" || rc=$?
+	echo "$rc" >"$TEST_DIR/rc"
+	ls -A "$TEST_DIR/m" >"$TEST_DIR/ls"
+}
+# no_new: nothing at $TEST_DIR/new, where the exports below put OUTDIR's
+# parents.
+no_new() { [ ! -e "$TEST_DIR/new" ] || fail "$TEST_DIR/new: left behind ($(find "$TEST_DIR/new" | head -n 3 | paste -sd " " -))"; }
+export -f export61 outside no_new
+
+# --- refresh ----------------------------------------------------------------------
+
+test_expect_success 'refresh --base NAME where patches/NAME is a file: exit 2, one line, the file kept' '
+	p=$TEST_DIR/p && rm -rf "$p" && cp -pR "$TOP/patches" "$p" &&
+	echo "my notes" >"$p/notes" &&
+	expect_exit 2 refresh --base notes --patches "$p" "$repo61" &&
+	expect_one_line_error "notes: exists and is not a directory" &&
+	expect_eq "$(cat "$p/notes")" "my notes" "the file" &&
+	expect_eq "$(stray_files "$p")" "" "stray files"
+'
+
+test_expect_success 'refresh --base NAME where patches/NAME is a symlink: exit 3 before any work, the link and its target kept' '
+	p=$TEST_DIR/p && rm -rf "$p" && cp -pR "$TOP/patches" "$p" &&
+	cp -pR "$TOP/patches/6.1" "$TEST_DIR/target" && ln -s ../target "$p/linked" &&
+	expect_exit 3 refresh --base linked --patches "$p" "$repo61" &&
+	expect_one_line_error "linked: a symlink: refusing to write through it" &&
+	[ -L "$p/linked" ] && diff -r "$TOP/patches/6.1" "$TEST_DIR/target"
+'
+
+test_expect_success 'refresh with TMPDIR full: exit 1, the last line names TMPDIR, the patches as they were' '
+	p=$TEST_DIR/p && rm -rf "$p" && cp -pR "$TOP/patches" "$p" &&
+	in_small_fs size=64k "fill_fs \"\$TEST_DIR/m\"; TMPDIR=\$TEST_DIR/m outside refresh --base 6.1 --patches \"$p\" \"$repo61\"" &&
+	cat "$TEST_DIR/stdout" "$TEST_DIR/stderr" &&
+	expect_eq "$(cat "$TEST_DIR/rc")" 1 "exit code" &&
+	expect_last_error "no space left in TMPDIR \\($TEST_DIR/m\\)" &&
+	expect_eq "$(cat "$TEST_DIR/ls")" .fill "files in TMPDIR" &&
+	diff -r "$TOP/patches" "$p"
+'
+
+test_done
