@@ -91,4 +91,48 @@ test_expect_success 'refresh with TMPDIR full: exit 1, the last line names TMPDI
 	diff -r "$TOP/patches" "$p"
 '
 
+# --- status -------------------------------------------------------------------------
+
+test_expect_success 'status --markdown/--json through a symlink: exit 3 before any work, the target untouched' '
+	echo mine >"$TEST_DIR/target-file" && ln -sf target-file "$TEST_DIR/link" &&
+	for opt in --markdown --json; do
+		expect_exit 3 status "$opt" "$TEST_DIR/link" "$repo61" &&
+		expect_one_line_error "link: a symlink: refusing to write through it" &&
+		expect_eq "$(cat "$TEST_DIR/target-file")" mine "the symlink target ($opt)" || return 1
+	done
+'
+
+test_expect_success 'status --json FILE in no directory: exit 2 before any work' '
+	expect_exit 2 status --json "$TEST_DIR/no-such-dir/s.json" "$repo61" &&
+	expect_one_line_error "--json .*no-such-dir/s.json: no directory"
+'
+
+test_expect_success 'status on a full disk: exit 1, one error line, the old FILE byte for byte, no temporary file' '
+	in_small_fs size=64k "
+		echo old-md >\"\$TEST_DIR/m/s.md\" && echo old-json >\"\$TEST_DIR/m/s.json\" && fill_fs \"\$TEST_DIR/m\" &&
+		outside status --markdown \"\$TEST_DIR/m/s.md\" --json \"\$TEST_DIR/m/s.json\" \"$repo61\" &&
+		cat \"\$TEST_DIR/m/s.md\" \"\$TEST_DIR/m/s.json\" >\"\$TEST_DIR/old\"" &&
+	cat "$TEST_DIR/stdout" "$TEST_DIR/stderr" &&
+	expect_eq "$(cat "$TEST_DIR/rc")" 1 "exit code" &&
+	expect_last_error "s.md: cannot write it .*the old one is kept" &&
+	expect_eq "$(cat "$TEST_DIR/old" | paste -sd " " -)" "old-md old-json" "the old files" &&
+	expect_eq "$(cat "$TEST_DIR/ls" | paste -sd " " -)" ".fill s.json s.md" "files in the file system"
+'
+
+test_expect_success 'status with TMPDIR full: exit 1, the last line names TMPDIR' '
+	in_small_fs size=64k "fill_fs \"\$TEST_DIR/m\"; TMPDIR=\$TEST_DIR/m outside status \"$repo61\"" &&
+	cat "$TEST_DIR/stdout" "$TEST_DIR/stderr" &&
+	expect_eq "$(cat "$TEST_DIR/rc")" 1 "exit code" &&
+	expect_last_error "no space left in TMPDIR \\($TEST_DIR/m\\)" &&
+	expect_eq "$(cat "$TEST_DIR/ls")" .fill "files in TMPDIR"
+'
+
+test_expect_success 'status on a tree no line tells: no option status lacks is suggested' '
+	k=$TEST_DIR/linux-5.4 && mkdir -p "$k/arch" && : >"$k/Kconfig" &&
+	printf "VERSION = 5\nPATCHLEVEL = 4\nSUBLEVEL = 0\n" >"$k/Makefile" &&
+	expect_exit 2 status "$k" &&
+	expect_last_error "Linux 5.4.0 is not a known base .*add a row for its version to configs/bases, or run scripts/apply --dry-run --base LINE on it" &&
+	! grep -q "pass --base" "$TEST_DIR/stderr"
+'
+
 test_done
