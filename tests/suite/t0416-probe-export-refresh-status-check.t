@@ -135,4 +135,46 @@ test_expect_success 'status on a tree no line tells: no option status lacks is s
 	! grep -q "pass --base" "$TEST_DIR/stderr"
 '
 
+# --- check --------------------------------------------------------------------------
+
+test_expect_success 'check --json/--markdown through a symlink: exit 3 before any check, the target untouched' '
+	echo mine >"$TEST_DIR/target-file" && ln -sf target-file "$TEST_DIR/link" &&
+	for opt in --json --markdown; do
+		expect_exit 3 check --only headers "$opt" "$TEST_DIR/link" "$repo61" &&
+		expect_one_line_error "link: a symlink: refusing to write through it" &&
+		expect_eq "$(cat "$TEST_DIR/stdout")" "" "TAP ($opt)" &&
+		expect_eq "$(cat "$TEST_DIR/target-file")" mine "the symlink target ($opt)" || return 1
+	done
+'
+
+test_expect_success 'check on a full disk: exit 1, one error line, the old FILE byte for byte, no temporary file' '
+	for opt in --json --markdown; do
+		in_small_fs size=64k "
+			echo old >\"\$TEST_DIR/m/out\" && fill_fs \"\$TEST_DIR/m\" &&
+			outside check --only headers $opt \"\$TEST_DIR/m/out\" \"$repo61\" &&
+			cat \"\$TEST_DIR/m/out\" >\"\$TEST_DIR/old\"" &&
+		cat "$TEST_DIR/stdout" "$TEST_DIR/stderr" &&
+		expect_eq "$(cat "$TEST_DIR/rc")" 1 "exit code ($opt)" &&
+		expect_last_error "out: cannot write it .*the old one is kept" &&
+		expect_eq "$(cat "$TEST_DIR/old")" old "the old file ($opt)" &&
+		expect_eq "$(cat "$TEST_DIR/ls" | paste -sd " " -)" ".fill out" "files in the file system ($opt)" || return 1
+	done
+'
+
+test_expect_success 'check with TMPDIR full: exit 1, the last line names TMPDIR' '
+	in_small_fs size=64k "fill_fs \"\$TEST_DIR/m\"; TMPDIR=\$TEST_DIR/m outside check --only headers \"$repo61\"" &&
+	cat "$TEST_DIR/stdout" "$TEST_DIR/stderr" &&
+	expect_eq "$(cat "$TEST_DIR/rc")" 1 "exit code" &&
+	expect_last_error "no space left in TMPDIR \\($TEST_DIR/m\\)" &&
+	expect_eq "$(cat "$TEST_DIR/ls")" .fill "files in TMPDIR"
+'
+
+test_expect_success 'check hygiene with a get_maintainer.pl that fails: one line naming it, not a finding per file' '
+	b=$TEST_DIR/broken-gm && rm -rf "$b" && mini_tree 6.1 "$b" && mkdir -p "$b/scripts" &&
+	printf "print STDERR \"broken on purpose\\n\";\nexit 3;\n" >"$b/scripts/get_maintainer.pl" &&
+	expect_exit 1 check --only hygiene "$b" &&
+	expect_last_error "broken-gm/scripts/get_maintainer.pl on .*: failed \(exit 3\): broken on purpose" &&
+	! grep -q "no MAINTAINERS section" "$TEST_DIR/stdout"
+'
+
 test_done
