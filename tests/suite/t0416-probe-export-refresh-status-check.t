@@ -177,4 +177,84 @@ test_expect_success 'check hygiene with a get_maintainer.pl that fails: one line
 	! grep -q "no MAINTAINERS section" "$TEST_DIR/stdout"
 '
 
+# --- export -------------------------------------------------------------------------
+
+test_expect_success 'export --dry-run refuses what the real run refuses: OUTDIR not empty, a file, a symlink' '
+	mkdir -p "$TEST_DIR/full" && : >"$TEST_DIR/full/x" && : >"$TEST_DIR/a-file" &&
+	mkdir -p "$TEST_DIR/elsewhere" && ln -sfn elsewhere "$TEST_DIR/outlink" &&
+	for o in "full:2:not empty" "a-file:2:exists and is not a directory" "outlink:3:a symlink: refusing"; do
+		IFS=: read -r dir code msg <<<"$o" &&
+		expect_exit "$code" export61 --dry-run 6.1 "$TEST_DIR/$dir" &&
+		expect_one_line_error "$dir: $msg" &&
+		cp "$TEST_DIR/stderr" "$TEST_DIR/dry.err" &&
+		expect_exit "$code" export61 6.1 "$TEST_DIR/$dir" &&
+		cmp "$TEST_DIR/dry.err" "$TEST_DIR/stderr" || return 1
+	done &&
+	expect_eq "$(ls -A "$TEST_DIR/elsewhere")" "" "the symlink target"
+'
+
+test_expect_success 'export OUTDIR . or ..: refused up front (exit 2), dry run or not' '
+	mkdir -p "$TEST_DIR/empty/sub" &&
+	for o in . .. ./ sub/..; do
+		for dry in --dry-run ""; do
+			(cd "$TEST_DIR/empty/sub" && expect_exit 2 export61 $dry 6.1 "$o") &&
+			expect_one_line_error "OUTDIR $o: name the directory to write" || return 1
+		done
+	done &&
+	expect_eq "$(ls -A "$TEST_DIR/empty")" sub "what the directory holds"
+'
+
+test_expect_success 'export --extra DIR that does not exist: exit 2 up front, one line' '
+	expect_exit 2 export61 --extra "$TEST_DIR/no-such-layer" 6.1 "$TEST_DIR/new/out" &&
+	expect_one_line_error "--extra .*no-such-layer: not a directory" &&
+	no_new
+'
+
+test_expect_success 'export of a tree without scripts/get_maintainer.pl or checkpatch.pl: exit 2, one line naming it, nothing written' '
+	for s in get_maintainer.pl checkpatch.pl; do
+		g=$TEST_DIR/no-$s && rm -rf "$g" && git clone -q "$repo61" "$g" &&
+		git -C "$g" rm -q "scripts/$s" && git -C "$g" commit -q -m "no $s" &&
+		for dry in --dry-run ""; do
+			expect_exit 2 "$SCRIPTS/export" $dry --results "$results61" --tree "$g" 6.1 "$TEST_DIR/new/out" &&
+			expect_one_line_error "no-$s: no scripts/$s at HEAD" &&
+			no_new || return 1
+		done
+	done
+'
+
+test_expect_success 'a refused export leaves none of the parents of OUTDIR it made' '
+	mkdir -p "$TEST_DIR/nob" &&
+	BUILD=$TEST_DIR/nob expect_exit 1 "$SCRIPTS/export" --tree "$repo61" 6.1 "$TEST_DIR/new/deeper/out" &&
+	expect_one_line_error "no evidence for" &&
+	no_new &&
+	jq ".base = \"mainline\"" "$results61" >"$TEST_DIR/other.json" &&
+	expect_exit 2 "$SCRIPTS/export" --results "$TEST_DIR/other.json" --tree "$repo61" 6.1 "$TEST_DIR/new/deeper/out" &&
+	expect_last_error "made for the mainline series, not 6.1" &&
+	no_new
+'
+
+test_expect_success 'export with TMPDIR full: exit 1 before the clone, one line naming TMPDIR, nothing left' '
+	in_small_fs size=64k "fill_fs \"\$TEST_DIR/m\"; TMPDIR=\$TEST_DIR/m outside export61 6.1 \"\$TEST_DIR/new/out\"" &&
+	cat "$TEST_DIR/stdout" "$TEST_DIR/stderr" &&
+	expect_eq "$(cat "$TEST_DIR/rc")" 1 "exit code" &&
+	expect_last_error "TMPDIR $TEST_DIR/m: 0 MB free, [0-9]+ MB needed: nothing written" &&
+	! grep -q "^+ git clone" "$TEST_DIR/stderr" &&
+	expect_eq "$(cat "$TEST_DIR/ls")" .fill "files in TMPDIR" &&
+	no_new
+'
+
+test_expect_success 'export when TMPDIR fills up under git am: the last line names TMPDIR, not "does not apply"' '
+	real_git=$(command -v git) &&
+	mkdir -p "$TEST_DIR/fillbin" &&
+	printf "#!/bin/sh\ncase \" \$* \" in *\" am \"*) dd if=/dev/zero of=\"\$TMPDIR/.fill\" bs=4k status=none 2>/dev/null ;; esac\nexec %s \"\$@\"\n" "$real_git" >"$TEST_DIR/fillbin/git" &&
+	chmod +x "$TEST_DIR/fillbin/git" &&
+	in_small_fs size=32m "TMPDIR=\$TEST_DIR/m PATH=\$TEST_DIR/fillbin:\$PATH outside export61 6.1 \"\$TEST_DIR/new/out\"" &&
+	cat "$TEST_DIR/stdout" "$TEST_DIR/stderr" &&
+	expect_eq "$(cat "$TEST_DIR/rc")" 1 "exit code" &&
+	expect_last_error "scripts/apply --git in the scratch clone: failed \\(exit 1\\): no space left in TMPDIR \\($TEST_DIR/m\\)" &&
+	! grep -q "does not apply" "$TEST_DIR/stderr" &&
+	expect_eq "$(cat "$TEST_DIR/ls")" .fill "files in TMPDIR" &&
+	no_new
+'
+
 test_done
