@@ -63,10 +63,11 @@ test_expect_success 'measured with another version of the series: n/a naming the
 		\"sources\": {\"include/vdso/unaligned.h\": \"old\", \"lib/tests/Makefile\": \"bbb\"}}" >"$M/a/r.json" &&
 	echo "{\"result\": \"pass\", \"version\": \"7.3.4\", \"tree\": \"/work/linux-7.3\", \"n\": 5,
 		\"sources\": {\"include/vdso/unaligned.h\": \"aaa\"}}" >"$M/b/r.json" &&
+	cp "$M/out.md" "$M/out.md.before" &&
 	expect_exit 0 measure --sources "$M/now.json" "$M/a/r.json" "$M/b/r.json" &&
 	expect_eq "$(jq -r .result "$M/out.json")" n/a result &&
 	jq -r .reason "$M/out.json" | grep -qE "^opt-in, measured on this tree with another version of the series \(20[0-9-]+, include/vdso/unaligned.h differ; 20[0-9-]+, lib/tests/Makefile differ\): make evidence-armv5 KERNEL=7.3 TOOLCHAIN=gcc-16$" &&
-	[ ! -e "$M/out.md" ] &&
+	cmp "$M/out.md" "$M/out.md.before" &&
 	jq ".sources = {\"include/vdso/unaligned.h\": \"aaa\", \"lib/tests/Makefile\": \"bbb\"}" "$M/b/r.json" >"$M/b/r2.json" &&
 	mv "$M/b/r2.json" "$M/b/r.json" &&
 	expect_exit 0 measure --sources "$M/now.json" "$M/a/r.json" "$M/b/r.json" &&

@@ -187,4 +187,88 @@ test_expect_success 'get-kernel: apt-get install failing, build/ read-only: exit
 	expect_one_line_error "m/b/src: cannot create it"
 '
 
+# --- scripts/evidence/measured --------------------------------------------------------
+
+mkdir -p "$TEST_DIR/res"
+echo '{"result": "pass", "version": "7.3.4", "tree": "/work/linux-7.3", "n": 1}' >"$TEST_DIR/res/r.json"
+printf '%s\n' "## Whole kernel" "" "| a | b |" >"$TEST_DIR/res/r.md"
+echo '{"result": "pass", "version": "7.2.13", "tree": "/work/linux-7.2", "n": 2}' >"$TEST_DIR/res/other.json"
+
+# measure OUT ARGS...: measured for Linux 7.3.4 at /work/linux-7.3, its
+# JSON and markdown OUT.json and OUT.md.
+measure() {
+	local out=$1
+	shift
+	measured --make evidence-armv5,TOOLCHAIN=gcc-16 --kernel 7.3 --version 7.3.4 \
+		--tree /work/linux-7.3 --json "$out.json" --markdown "$out.md" "$@"
+}
+export -f measure
+
+test_expect_success 'measured --make that is not TARGET[,VAR=VALUE...]: exit 2, one line' '
+	for m in , ",TOOLCHAIN=gcc-16" "x," "x,,TOOLCHAIN=gcc-16" "x,TOOLCHAIN" "x y" "x,T=a b" "=x"; do
+		expect_exit 2 measured --make "$m" --kernel 7.3 --version 7.3.4 --tree /work/linux-7.3 "$TEST_DIR/res/r.json" &&
+		expect_one_line_error "--make .*: not TARGET\[,VAR=VALUE...\]" || return 1
+	done &&
+	expect_exit 0 measured --make "x,A=1,B_2=a/b" --kernel 7.3 --version 7.3.4 --tree /work/linux-7.3 "$TEST_DIR/res/r.json" &&
+	grep -q "^ok 1 - make x KERNEL=7.3 A=1 B_2=a/b: measured on this tree" "$TEST_DIR/stdout"
+'
+
+test_expect_success 'measured, nothing measured: the --markdown file there is not removed; the JSON says n/a' '
+	echo mine >"$TEST_DIR/keep.md" &&
+	expect_exit 0 measured --make evidence-armv5 --kernel 7.3 --version 7.3.4 --tree /work/linux-7.3 \
+		--json "$TEST_DIR/keep.json" --markdown "$TEST_DIR/keep.md" "$TEST_DIR/res/other.json" "$TEST_DIR/res/none.json" &&
+	expect_eq "$(cat "$TEST_DIR/keep.md")" mine "the markdown file" &&
+	grep -qx "measured: nothing measured on this tree: $TEST_DIR/keep.md not written" "$TEST_DIR/stderr" &&
+	expect_eq "$(jq -r .result "$TEST_DIR/keep.json")" n/a "the JSON"
+'
+
+test_expect_success 'report: an n/a stage shows its reason, not a markdown an earlier run left beside it' '
+	rm -rf "$TEST_DIR/rn" && cp -r "$TEST_DIR/src" "$TEST_DIR/rn" &&
+	measure "$TEST_DIR/rn/stages/objects-armv5-gcc16" "$TEST_DIR/res/r.json" >/dev/null 2>&1 &&
+	grep -qx "| a | b |" "$TEST_DIR/rn/stages/objects-armv5-gcc16.md" &&
+	measure "$TEST_DIR/rn/stages/objects-armv5-gcc16" "$TEST_DIR/res/other.json" >/dev/null 2>&1 &&
+	grep -qx "| a | b |" "$TEST_DIR/rn/stages/objects-armv5-gcc16.md" &&
+	jq ". + {stage: {name: \"objects-armv5-gcc16\", kind: \"objects\", proves: \"0001 0002\"}}" \
+		"$TEST_DIR/rn/stages/objects-armv5-gcc16.json" >"$TEST_DIR/rn/x" && mv "$TEST_DIR/rn/x" "$TEST_DIR/rn/stages/objects-armv5-gcc16.json" &&
+	expect_exit 0 report "$TEST_DIR/rn" &&
+	grep -q "measured on another tree only (Linux 7.2.13 at /work/linux-7.2)" "$TEST_DIR/rn/report.md" &&
+	! grep -q "| a | b |" "$TEST_DIR/rn/report.md"
+'
+
+# measure_pair: in the small file system, measured writes a JSON and
+# markdown; then, with a RESULT whose markdown is 48 KB and the disk
+# filled but for 16 KB (room for the new JSON, not the markdown), again.
+# As report_pair: rc, err, old/, new/, stray.
+measure_pair() {
+	local m=$TEST_DIR/m rc=0
+	mkdir "$m/res" && cp "$TEST_DIR/res/r.json" "$TEST_DIR/res/r.md" "$m/res/" &&
+		measure "$m/out" "$m/res/r.json" >/dev/null 2>&1 &&
+		cp "$m/out.json" "$m/out.md" "$TEST_DIR/old/" &&
+		jq ".n = 5" "$TEST_DIR/res/r.json" >"$m/res/r.json" &&
+		{ echo "## Whole kernel" && head -c 48K /dev/zero | tr '\0' x | fold -w 64; } >"$m/res/r.md" &&
+		fill_fs "$m" && truncate -s -16K "$m/.fill" || return 1
+	measure "$m/out" "$m/res/r.json" >/dev/null 2>"$TEST_DIR/err" || rc=$?
+	echo "$rc" >"$TEST_DIR/rc"
+	cp "$m/out.json" "$m/out.md" "$TEST_DIR/new/" &&
+		stray_files "$m" >"$TEST_DIR/stray"
+}
+export -f measure_pair
+
+test_expect_success 'measured: room for the new JSON, not for the markdown: exit 1, one line, both old' '
+	rm -f "$TEST_DIR"/old/* "$TEST_DIR"/new/* &&
+	in_small_fs size=512k measure_pair &&
+	expect_eq "$(cat "$TEST_DIR/rc")" 1 "exit code" &&
+	expect_one_line_error_in "$TEST_DIR/err" "out.md: cannot write it" &&
+	cmp "$TEST_DIR/old/out.json" "$TEST_DIR/new/out.json" &&
+	cmp "$TEST_DIR/old/out.md" "$TEST_DIR/new/out.md" &&
+	expect_eq "$(cat "$TEST_DIR/stray")" "" "temporary files left"
+'
+
+test_expect_success 'measured: a RESULT whose .sources is not an object: exit 2, one line naming it' '
+	echo "{\"a\": \"b\"}" >"$TEST_DIR/now.json" &&
+	jq ".sources = \"x\"" "$TEST_DIR/res/r.json" >"$TEST_DIR/res/s.json" &&
+	expect_exit 2 measure "$TEST_DIR/s" --sources "$TEST_DIR/now.json" "$TEST_DIR/res/s.json" &&
+	expect_one_line_error "res/s.json: .sources is string, want an object"
+'
+
 test_done
