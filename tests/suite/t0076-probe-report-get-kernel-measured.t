@@ -3,8 +3,8 @@
 # What a probe found in report, get-kernel, scripts/evidence/measured and
 # bench-apply: an output pair half replaced on a full disk, a replaced
 # tree's leftover no later run removed, an empty kernel name taken for the
-# default, option values and options that were not checked, a file
-# removed that the run did not write, and a failed tool that did not end
+# default, option values and options that were not checked, files
+# removed that the run did not make, and a failed tool that did not end
 # in one line naming it.  No kernel tree is unpacked here: get-kernel gets
 # a fake Debian package of a few files, as in t0075.
 # shellcheck source=tests/suite/test-lib.sh
@@ -269,6 +269,45 @@ test_expect_success 'measured: a RESULT whose .sources is not an object: exit 2,
 	jq ".sources = \"x\"" "$TEST_DIR/res/r.json" >"$TEST_DIR/res/s.json" &&
 	expect_exit 2 measure "$TEST_DIR/s" --sources "$TEST_DIR/now.json" "$TEST_DIR/res/s.json" &&
 	expect_one_line_error "res/s.json: .sources is string, want an object"
+'
+
+# --- bench-apply ------------------------------------------------------------------------
+
+# bench_build: $TEST_DIR/bb, a BUILD whose default kernel is a fake tree of
+# three files (get-kernel takes it as unpacked), with a file of someone
+# else's under bench/.  scripts/apply finds no line for it: a benchmark on
+# it stops at its first round.
+bench_build() {
+	local d
+	d=$(bash -c '. "$1/lib/common.sh" && . "$1/lib/series.sh" && base_default' _ "$SCRIPTS") &&
+		rm -rf "$TEST_DIR/bb" && mkdir -p "$TEST_DIR/bb/src/linux-$d/arch" "$TEST_DIR/bb/bench/mine" &&
+		printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n' >"$TEST_DIR/bb/src/linux-$d/Makefile" &&
+		: >"$TEST_DIR/bb/src/linux-$d/Kconfig" && echo "linux-source-$d=1" >"$TEST_DIR/bb/src/linux-$d.package" &&
+		echo notes >"$TEST_DIR/bb/bench/mine/notes"
+}
+export -f bench_build
+
+test_expect_success 'bench-apply: an unknown option, a second argument, an empty RUNS: exit 2, one line' '
+	bench_build &&
+	for args in "--frob" "3 --frob" "3 4" ""; do
+		BUILD=$TEST_DIR/bb expect_exit 2 bench-apply ${args:-""} || return 1
+		case $args in
+		*--frob) expect_one_line_error "unknown option --frob" ;;
+		"3 4") expect_one_line_error "one RUNS at most" ;;
+		*) expect_one_line_error "RUNS must be a positive number" ;;
+		esac || return 1
+	done &&
+	[ ! -e "$TEST_DIR/bb/bench/apply" ]
+'
+
+test_expect_success 'bench-apply removes its own copies only, also when it fails; a second run at once stops (exit 4)' '
+	bench_build &&
+	BUILD=$TEST_DIR/bb expect_exit 1 bench-apply 1 &&
+	expect_last_error "scripts/apply .*failed \(exit [0-9]+\)" &&
+	expect_eq "$(cd "$TEST_DIR/bb/bench" && find . | sort | paste -sd " " -)" ". ./mine ./mine/notes" "build/bench" &&
+	BUILD=$TEST_DIR/bb expect_exit 4 flock "$TEST_DIR/bb/bench" bench-apply 1 &&
+	expect_last_error "bench: another run holds the lock" &&
+	expect_eq "$(cd "$TEST_DIR/bb/bench" && find . | sort | paste -sd " " -)" ". ./mine ./mine/notes" "build/bench"
 '
 
 test_done
