@@ -75,6 +75,15 @@ test_expect_success 'report: TMPDIR full: exit 1, one line naming the write, not
 	[ ! -e "$TEST_DIR/r/results.json" ] && [ ! -e "$TEST_DIR/r/report.md" ]
 '
 
+test_expect_success 'report "", two REPORT_DIRs, an output that is a directory: exit 2, one line, nothing written' '
+	rm -rf "$TEST_DIR/r" && cp -r "$TEST_DIR/src" "$TEST_DIR/r" &&
+	BUILD=$TEST_DIR/r/nothing expect_exit 2 report "" && expect_one_line_error "an empty REPORT_DIR" &&
+	expect_exit 2 report "$TEST_DIR/r" "$TEST_DIR/src" && expect_one_line_error "one REPORT_DIR at most" &&
+	mkdir "$TEST_DIR/r/report.md" &&
+	expect_exit 2 report "$TEST_DIR/r" && expect_one_line_error "r/report.md: a directory" &&
+	[ ! -e "$TEST_DIR/r/results.json" ] && [ -z "$(stray_files "$TEST_DIR/r")" ]
+'
+
 # --- get-kernel ----------------------------------------------------------------------
 
 # fake_tarball NAME FILES: $TEST_DIR/NAME.tar.xz, a tiny kernel tree as
@@ -262,6 +271,11 @@ test_expect_success 'measured: room for the new JSON, not for the markdown: exit
 	cmp "$TEST_DIR/old/out.json" "$TEST_DIR/new/out.json" &&
 	cmp "$TEST_DIR/old/out.md" "$TEST_DIR/new/out.md" &&
 	expect_eq "$(cat "$TEST_DIR/stray")" "" "temporary files left"
+'
+
+test_expect_success 'measured "" as a RESULT: exit 2, one line (it was "not measured")' '
+	expect_exit 2 measure "$TEST_DIR/e" "" "$TEST_DIR/res/r.json" &&
+	expect_one_line_error "an empty RESULT" && [ ! -e "$TEST_DIR/e.json" ]
 '
 
 test_expect_success 'measured: a RESULT whose .sources is not an object: exit 2, one line naming it' '
