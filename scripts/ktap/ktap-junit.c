@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ktap-junit.c - a parsed run as JUnit XML (kunit_junit.py's place): reads
- * the struct ktap_run of ktap.h and nothing else.
+ * the struct ktap_run of ktap.h and nothing else.  Every test, suite and
+ * error is visited a bounded number of times: the output takes time in
+ * proportion to the run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,18 +44,20 @@ struct junit {
 	long tests, failures, errors, skipped;
 };
 
-/* Diagnostics and error messages of @t as the text of an element. */
+/*
+ * Error messages and diagnostics of @t as the text of an element: its own
+ * errors from its own list, not from a search of the run's (a run with
+ * many errors is as many tests with errors).
+ */
 static void junit_body(struct junit *j, const struct ktap_test *t)
 {
 	size_t i;
 
-	for (i = 0; i < j->r->errors.n; i++) {
-		const struct ktap_error *e = j->r->errors.v[i];
+	for (i = 0; i < t->errors.n; i++) {
+		const struct ktap_error *e = t->errors.v[i];
 
-		if (e->test == t) {
-			xml_str(j->f, e->msg);
-			fputc('\n', j->f);
-		}
+		xml_str(j->f, e->msg);
+		fputc('\n', j->f);
 	}
 	for (i = 0; i < t->diags.n; i++) {
 		xml_str(j->f, t->diags.v[i]);

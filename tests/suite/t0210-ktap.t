@@ -233,6 +233,46 @@ test_expect_success 'every fixture gives valid JSON and well-formed JUnit XML' '
 	done
 '
 
+# many_errors N: a suite of N cases, each but every 100th reporting ERROR
+# with its own message (a log of 14 MB for 300000).
+many_errors() {
+	awk -v n="$1" 'BEGIN {
+		print "KTAP version 1"; print "1..1"
+		print "    KTAP version 1"; print "    # Subtest: many"; print "    1.." n
+		for (i = 1; i <= n; i++)
+			if (i % 100) print "    not ok " i " case_" i " # ERROR boom " i
+			else print "    ok " i " case_" i
+		print "not ok 1 many"
+	}'
+}
+
+# many_cases N: the <testcase> lines the JUnit of many_errors N must have.
+many_cases() {
+	awk -v n="$1" 'BEGIN {
+		for (i = 1; i <= n; i++)
+			if (i % 100) print "    <testcase classname=\"many\" name=\"case_" i "\"><error message=\"error\">reported ERROR: boom " i
+			else print "    <testcase classname=\"many\" name=\"case_" i "\"></testcase>"
+	}'
+}
+
+# The JUnit writer takes time in proportion to the run: 300000 cases and
+# 297000 errors in a CPU budget (30 s) some fifteen times what it needs, and
+# far less than a writer that searches the run's errors for each test's.
+test_expect_success 'JUnit of 297000 errors: complete, well-formed, each error with its case (a linear writer)' '
+	many_errors 300000 >"$TEST_DIR/many.log" &&
+	expect_exit 2 bash -c "ulimit -t 30 && exec \"\$0\" \"\$@\"" "$BIN" \
+		--json "$TEST_DIR/many.json" --junit "$TEST_DIR/many.xml" "$TEST_DIR/many.log" &&
+	expect_eq "$(summary)" "many: ERROR: 3000 passed, 0 failed, 0 skipped, 297000 errors (suites: many)" &&
+	xml_ok "$TEST_DIR/many.xml" &&
+	grep -q "^<testsuites name=\"many\" tests=\"300000\" failures=\"0\" errors=\"297000\" skipped=\"0\">\$" "$TEST_DIR/many.xml" &&
+	many_cases 300000 >"$TEST_DIR/cases.want" &&
+	grep "<testcase " "$TEST_DIR/many.xml" >"$TEST_DIR/cases.got" &&
+	cmp "$TEST_DIR/cases.want" "$TEST_DIR/cases.got" &&
+	expect_eq "$(jq -c "[.counts.errors, (.errors | length), .errors[-1].test, .errors[-1].message]" "$TEST_DIR/many.json")" \
+		"[297000,297000,\"many.case_299999\",\"reported ERROR: boom 299999\"]" &&
+	rm -f "$TEST_DIR/many.log" "$TEST_DIR/many.xml" "$TEST_DIR/many.json" "$TEST_DIR"/cases.*
+'
+
 # The robustness checks run a sanitizer build, if the host cc can link one.
 san=$TEST_DIR/ktap-parse-san
 if ${HOSTCC:-cc} -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
