@@ -278,6 +278,13 @@ test_expect_success 'measured "" as a RESULT: exit 2, one line (it was "not meas
 	expect_one_line_error "an empty RESULT" && [ ! -e "$TEST_DIR/e.json" ]
 '
 
+test_expect_success 'measured: a --markdown that is a directory: exit 2, one line, the JSON not written' '
+	rm -rf "$TEST_DIR/d.json" "$TEST_DIR/d.md" && mkdir "$TEST_DIR/d.md" &&
+	expect_exit 2 measure "$TEST_DIR/d" "$TEST_DIR/res/r.json" &&
+	expect_one_line_error "d.md: a directory" && [ ! -e "$TEST_DIR/d.json" ] &&
+	[ -z "$(stray_files "$TEST_DIR")" ]
+'
+
 test_expect_success 'measured: a RESULT whose .sources is not an object: exit 2, one line naming it' '
 	echo "{\"a\": \"b\"}" >"$TEST_DIR/now.json" &&
 	jq ".sources = \"x\"" "$TEST_DIR/res/r.json" >"$TEST_DIR/res/s.json" &&
