@@ -121,11 +121,11 @@ in_gk() {
 after_gk() {
 	local rc=0
 	get-kernel 6.1 >"$TEST_DIR/stdout" 2>"$TEST_DIR/stderr" || rc=$?
-	echo $rc >"$TEST_DIR/rc"
+	echo "$rc" >"$TEST_DIR/rc"
 	ls -A "$BUILD/src" >"$TEST_DIR/ls" 2>/dev/null || :
 	rc=0
 	get-kernel --check 6.1 >/dev/null 2>&1 || rc=$?
-	echo $rc >"$TEST_DIR/check"
+	echo "$rc" >"$TEST_DIR/check"
 }
 export -f in_gk after_gk
 
