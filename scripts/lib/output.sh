@@ -333,17 +333,32 @@ out_run() {
 # (set -e) ends it with one line naming that command, exit EX_FAIL (and
 # saying so when TMPDIR has no room left), so that a tool's raw message
 # is never the last word.  Functions too (set -E); a failure in a
-# subshell is named by the command of the script that ran it.  Not while
-# the script exits (die's own line is the last one).
+# subshell is named by the command of the script that ran it, unless it
+# was a die, whose own line is the last one: a die in a subshell leaves
+# its exit code in a pipe (no disk needed) that the trap reads.  Not
+# while the script exits (die's line again).
 out_fail_line() {
+	exec {_out_said_fd}<> <(:)
+	eval "$(declare -f die | sed '1s/^die /_out_die_said /')"
+	# shellcheck disable=SC2317 # called by the script
+	die() {
+		[ "$BASHPID" = "$$" ] || printf '%s\n' "$1" >&"$_out_said_fd" || true
+		_out_die_said "$@"
+	}
 	set -E
 	trap '_out_err_trap $? "$BASH_COMMAND"' ERR
 	# shellcheck disable=SC2016 # a flag, set when the exit starts
 	at_exit '_out_exiting=1'
 }
 _out_err_trap() {
-	local rc=$1 cmd=$2
+	local rc=$1 cmd=$2 said=0 c
 	[ "$BASHPID" = "$$" ] && [ -z "${_out_exiting:-}" ] || return 0
+	# The codes of the dies in subshells since the last look: one of
+	# this code has said why.
+	while read -r -t 0 -u "$_out_said_fd" 2>/dev/null && read -r -u "$_out_said_fd" c; do
+		[ "$c" != "$rc" ] || said=1
+	done
+	[ $said -eq 0 ] || return 0
 	_out_exiting=1
 	cmd=${cmd//$'\n'/ }
 	[ ${#cmd} -le 100 ] || cmd="${cmd:0:97}..."

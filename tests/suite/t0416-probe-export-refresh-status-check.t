@@ -177,6 +177,12 @@ test_expect_success 'check hygiene with a get_maintainer.pl that fails: one line
 	! grep -q "no MAINTAINERS section" "$TEST_DIR/stdout"
 '
 
+test_expect_success 'check: a refusal said inside a subshell (cppcheck_run) stays the one error line' '
+	stand_in cppcheck "echo \"cppcheck: error: unknown --std value\"" "exit 1" &&
+	PATH=$TEST_DIR/bin:$PATH expect_exit 1 check --only cppcheck "$repo61" &&
+	expect_last_error "cppcheck failed \(exit 1\): cppcheck: error: unknown --std value"
+'
+
 # --- export -------------------------------------------------------------------------
 
 test_expect_success 'export --dry-run refuses what the real run refuses: OUTDIR not empty, a file, a symlink' '
