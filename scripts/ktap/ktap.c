@@ -55,6 +55,8 @@ enum kind { K_OTHER, K_VERSION, K_SUBTEST, K_PLAN, K_RESULT };
  * @text: the line without the document's prefix and without indentation
  *	(for a line without that prefix: without its timestamp)
  * @msg: the message without timestamp, for crash and error reports
+ * @raw: the whole console line while it is pending (see after_plan_line()),
+ *	else NULL
  * @indent: leading spaces after the prefix
  * @kind: what the line is
  * @flags: LF_* flags
@@ -62,6 +64,7 @@ enum kind { K_OTHER, K_VERSION, K_SUBTEST, K_PLAN, K_RESULT };
 struct kline {
 	char *text;
 	char *msg;
+	char *raw;
 	unsigned int indent;
 	enum kind kind;
 	unsigned int flags;
@@ -77,6 +80,9 @@ struct kline {
  * @top_results: top-level result lines seen so far
  * @seen_result: a top-level result or subtest was seen (a plan after it
  *	is not the document's plan)
+ * @complete: the top-level plan is complete (after_plan_line())
+ * @npending: lines at the end of @lines that came after the plan was
+ *	complete and that no result of the document followed yet
  * @gap_crash: a crash outside any document was recorded since the last one
  */
 struct extractor {
@@ -86,6 +92,8 @@ struct extractor {
 	long plan;
 	long top_results;
 	int seen_result;
+	int complete;
+	size_t npending;
 	int gap_crash;
 };
 
@@ -538,6 +546,7 @@ static void kline_free(void *p)
 
 	free(l->text);
 	free(l->msg);
+	free(l->raw);
 	free(l);
 }
 
@@ -677,13 +686,17 @@ static unsigned int parse_header(struct descent *p, struct ktap_test *t)
  * a test ends when it was cut off: a line indented less than the test's
  * own lines belongs to an ancestor.  Subtests are parsed until then (or
  * the end of the document), and the plan is checked afterwards, so a
- * document cut off before its last result is an error, not a pass.
+ * document cut off before its last result is an error, not a pass, and
+ * so is one with more results than its plan.  A plan at the test's level
+ * after its header is its plan when it had none (TAP's plan after the
+ * results), else an error unless it repeats the plan.
  */
 static void parse_test(struct descent *p, struct ktap_test *t, unsigned int outer,
 		       long num, int depth)
 {
 	unsigned int ind = 0;
-	long count = 0;
+	long count = 0, late_plan = 0;
+	int late = 0;
 	size_t d0;
 
 	if (p->i < p->n && (p->l[p->i]->kind == K_VERSION ||
@@ -707,6 +720,17 @@ static void parse_test(struct descent *p, struct ktap_test *t, unsigned int oute
 			     (l->kind == K_VERSION && l->indent == ind && t->is_main) ||
 			     (l->kind == K_SUBTEST && l->indent == ind) ||
 			     (l->kind != K_RESULT && depth >= MAX_DEPTH))) {
+				/* ... but a plan at this level is still checked. */
+				if (l->kind == K_PLAN && l->indent == ind) {
+					parse_num(l->text + 3, &late_plan);
+					if (t->plan < 0) {
+						t->plan = late_plan;
+						late = 1;
+					} else if (late_plan != t->plan) {
+						add_error(p->r, t, "a second plan 1..%ld, the plan was 1..%ld",
+							  late_plan, t->plan);
+					}
+				}
 				l->kind = K_OTHER;
 				continue;
 			}
@@ -743,10 +767,10 @@ static void parse_test(struct descent *p, struct ktap_test *t, unsigned int oute
 		}
 	}
 
-	if (t->plan >= 0 && count > t->plan)
+	if (t->plan >= 0 && (count > t->plan || (late && count < t->plan)))
 		add_error(p->r, t, "%ld tests reported, plan was 1..%ld",
 			  count, t->plan);
-	if (t->is_main && t->plan >= 0 && count < t->plan)
+	if (t->is_main && !late && t->plan >= 0 && count < t->plan)
 		add_error(p->r, t, "cut off: %ld of %ld planned tests reported",
 			  count, t->plan);
 
@@ -781,7 +805,7 @@ static void parse_test(struct descent *p, struct ktap_test *t, unsigned int oute
 					  reason ? ": " : "", reason ? reason : "");
 		}
 		/* One error for one cut-off test, however it shows. */
-		if (t->plan >= 0 && count < t->plan)
+		if (!late && t->plan >= 0 && count < t->plan)
 			add_error(p->r, t, "%s%ld of %ld planned tests reported%s",
 				  name ? "" : "cut off: ", count, t->plan,
 				  name ? "" : ", no result line");
@@ -837,17 +861,20 @@ static const char *prefix_strip(const char *prefix, const char *line)
 	return line;
 }
 
-static void add_kline(struct extractor *x, const char *text, const char *msg,
-		      unsigned int indent, enum kind kind, unsigned int flags)
+static struct kline *add_kline(struct extractor *x, const char *text,
+			       const char *msg, unsigned int indent,
+			       enum kind kind, unsigned int flags)
 {
 	struct kline *l = xmalloc(sizeof(*l));
 
 	l->text = xstrdup(text);
 	l->msg = xstrdup(msg);
+	l->raw = NULL;
 	l->indent = indent;
 	l->kind = kind;
 	l->flags = flags;
 	vec_push(&x->lines, l);
+	return l;
 }
 
 /* The first crash line of the log is the run's. */
@@ -883,18 +910,32 @@ static void outside(struct ktap_parser *p, const char *line)
 	outside_line(p, msg, flags);
 }
 
-/* The document ends: its lines are parsed. */
+/*
+ * The document ends: its lines are parsed.  Lines still pending after its
+ * plan was complete are not the document's: they are read again as the
+ * lines outside any document they are.
+ */
 static void end_doc(struct ktap_parser *p)
 {
 	struct extractor *x = &p->x;
+	struct vec pending = { 0 };
+	size_t i;
 
 	if (!x->in_doc)
 		return;
+	x->lines.n -= x->npending;
+	for (i = 0; i < x->npending; i++)
+		vec_push(&pending, x->lines.v[x->lines.n + i]);
 	parse_doc(p->r, &x->lines);
 	free(x->prefix);
 	x->prefix = NULL;
 	x->in_doc = 0;
+	x->complete = 0;
+	x->npending = 0;
 	x->gap_crash = 0;
+	for (i = 0; i < pending.n; i++)
+		outside(p, ((struct kline *)pending.v[i])->raw);
+	vec_free(&pending, kline_free);
 }
 
 static void doc_line(struct ktap_parser *p, const char *rest, const char *msg,
@@ -923,6 +964,8 @@ static void start_doc(struct ktap_parser *p, const char *line, long pos)
 	x->plan = -1;
 	x->top_results = 0;
 	x->seen_result = 0;
+	x->complete = 0;
+	x->npending = 0;
 	x->gap_crash = 0;
 	p->ktap_found = 1;
 	doc_line(p, line + end, msg_start(line + end), 0);
@@ -955,7 +998,68 @@ static void doc_line(struct ktap_parser *p, const char *rest, const char *msg,
 		x->seen_result = 1;
 	}
 	if (x->plan >= 0 && x->top_results >= x->plan)
+		x->complete = 1;
+}
+
+/**
+ * after_plan_line() - a console line once the document's plan is complete
+ * @p: the parser
+ * @line: the line, from clean_line()
+ *
+ * The document is complete, but it is not over: a test result, a subtest
+ * header or a plan that carries the document's prefix is still its own
+ * (its plan was wrong, which the parse reports as an error), and so are
+ * the lines between.  Any version line starts a new document, and the
+ * lines after which the kernel prints no more tests end this one.  Any
+ * other line is kept pending: the document's if a result of it follows,
+ * else, when the document ends, read as a line outside any document, as
+ * though the document had ended at its plan.
+ */
+static void after_plan_line(struct ktap_parser *p, const char *line)
+{
+	struct extractor *x = &p->x;
+	const char *rest = prefix_strip(x->prefix, line), *msg;
+	enum kind kind = K_OTHER;
+	unsigned int flags;
+	struct kline *l;
+	long pos;
+	size_t i;
+
+	pos = find_version(line);
+	if (pos >= 0) {
 		end_doc(p);
+		start_doc(p, line, pos);
+		return;
+	}
+	if (rest)
+		kind = classify(rest + strspn(rest, " "));
+	msg = msg_start(rest ? rest : line);
+	flags = line_flags(p, msg);
+	if (kind == K_RESULT || kind == K_SUBTEST || kind == K_PLAN) {
+		/* The pending lines are the document's after all. */
+		for (i = x->lines.n - x->npending; i < x->lines.n; i++) {
+			l = x->lines.v[i];
+			note_crash(p->r, l->msg, l->flags);
+			free(l->raw);
+			l->raw = NULL;
+		}
+		x->npending = 0;
+		note_crash(p->r, msg, flags);
+		doc_line(p, rest, msg, flags);
+		return;
+	}
+	if (rest && is_ktap_end(msg)) {
+		end_doc(p);
+		outside(p, line);
+		return;
+	}
+	if (rest)
+		doc_line(p, rest, msg, flags);
+	else
+		add_kline(x, msg, msg, 0, K_OTHER, flags);
+	l = x->lines.v[x->lines.n - 1];
+	l->raw = xstrdup(line);
+	x->npending++;
 }
 
 /**
@@ -966,9 +1070,10 @@ static void doc_line(struct ktap_parser *p, const char *rest, const char *msg,
  * Outside a document, a line ending in "KTAP version N" (or "TAP version
  * N") starts one.  Inside, lines carrying the document's prefix are KTAP;
  * others (say, the guest's output between kernel lines) are kept as
- * diagnostics.  A document ends when its top-level plan is complete, at a
- * new top-level version line, at the lines after which the kernel prints
- * no more tests, or at the end of the log.
+ * diagnostics.  A document ends at a new top-level version line, at the
+ * lines after which the kernel prints no more tests, or at the end of the
+ * log; once its top-level plan is complete, at any line that is not its
+ * own (after_plan_line()).
  */
 static void feed_line(struct ktap_parser *p, const char *line)
 {
@@ -985,6 +1090,11 @@ static void feed_line(struct ktap_parser *p, const char *line)
 			outside(p, line);
 		return;
 	}
+	if (x->complete) {
+		after_plan_line(p, line);
+		return;
+	}
+
 	rest = prefix_strip(x->prefix, line);
 	msg = msg_start(rest ? rest : line);
 	flags = line_flags(p, msg);

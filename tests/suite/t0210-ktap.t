@@ -193,6 +193,51 @@ test_expect_success 'kernel KTAP cut off, then the guest init'"'"'s: ERROR on th
 	grep -qx "  ERROR memcpy: cut off: no result line" "$TEST_DIR/stdout"
 '
 
+test_expect_success 'a result after the top-level plan is kept and makes the run an ERROR, not a PASS' '
+	printf "%s\n" "[    1.0] KTAP version 1" "[    1.0] 1..1" "[    1.1] ok 1 a" \
+		"[    1.2] # between" "[    1.3] not ok 2 b" "[    1.4] reboot: Power down" >"$TEST_DIR/plan.log" &&
+	parse 2 "$TEST_DIR/plan.log" &&
+	expect_eq "$(summary)" "plan: ERROR: 1 passed, 1 failed, 0 skipped, 1 errors (suites: a b)" &&
+	grep -qx "  FAIL b" "$TEST_DIR/stdout" &&
+	grep -qx "  ERROR KTAP document 1: 2 tests reported, plan was 1..1" "$TEST_DIR/stdout" &&
+	expect_eq "$(js "[.status, [.suites[] | .name + \"=\" + .status], .errors[0].test]")" \
+		"[\"ERROR\",[\"a=PASS\",\"b=FAIL\"],\"KTAP document 1\"]" &&
+	xml_ok "$TEST_DIR/out.xml" && grep -q "<error message=\"ERROR\">KTAP document 1: 2 tests reported, plan was 1..1" "$TEST_DIR/out.xml" &&
+	sed "s/^\(\[.*\] ok 1 memcpy\)\$/\1\n[    1.300000] ok 2 extra # SKIP after the plan/" "$FIX/two-docs.log" >"$TEST_DIR/extra.log" &&
+	parse 2 "$TEST_DIR/extra.log" &&
+	expect_eq "$(summary)" "extra: ERROR: 5 passed, 0 failed, 2 skipped, 1 errors (suites: memcpy extra unaligned clear_user_align)" &&
+	grep -qx "  ERROR KTAP document 1: 2 tests reported, plan was 1..1" "$TEST_DIR/stdout"
+'
+
+test_expect_success 'lines after a complete plan that are no results stay outside the document' '
+	printf "%s\n" "[    1.0] KTAP version 1" "[    1.0] 1..1" "[    1.1] ok 1 a" "[    1.2] Run /init" \
+		"[    1.3] BUG: kernel NULL pointer dereference" "[    1.4] # not a result" >"$TEST_DIR/after.log" &&
+	parse 2 "$TEST_DIR/after.log" &&
+	expect_eq "$(summary)" "after: ERROR: 1 passed, 0 failed, 0 skipped, 1 errors (suites: a)" &&
+	grep -qx "  ERROR crash outside KTAP output: BUG: kernel NULL pointer dereference" "$TEST_DIR/stdout" &&
+	expect_eq "$(js "[.suites[0].status, .suites[0].diagnostics, .crash]")" \
+		"[\"PASS\",[],\"BUG: kernel NULL pointer dereference\"]"
+'
+
+test_expect_success 'a count different from the plan: a plan after the results, a second plan' '
+	printf "%s\n" "KTAP version 1" "ok 1 a" "ok 2 b" "1..1" >"$TEST_DIR/late.log" &&
+	parse 2 "$TEST_DIR/late.log" &&
+	grep -qx "  ERROR KTAP document 1: 2 tests reported, plan was 1..1" "$TEST_DIR/stdout" &&
+	printf "%s\n" "KTAP version 1" "ok 1 a" "1..3" >"$TEST_DIR/late.log" &&
+	parse 2 "$TEST_DIR/late.log" &&
+	grep -qx "  ERROR KTAP document 1: 1 tests reported, plan was 1..3" "$TEST_DIR/stdout" &&
+	printf "%s\n" "KTAP version 1" "ok 1 a" "1..1" >"$TEST_DIR/late.log" &&
+	parse 0 "$TEST_DIR/late.log" &&
+	printf "%s\n" "KTAP version 1" "1..2" "ok 1 a" "1..3" "ok 2 b" >"$TEST_DIR/second.log" &&
+	parse 2 "$TEST_DIR/second.log" &&
+	grep -qx "  ERROR KTAP document 1: a second plan 1..3, the plan was 1..2" "$TEST_DIR/stdout" &&
+	printf "%s\n" "KTAP version 1" "  KTAP version 1" "  # Subtest: s" "  1..1" "  ok 1 x" "  ok 2 y" "  1..2" "ok 1 s" \
+		>"$TEST_DIR/second.log" &&
+	parse 2 "$TEST_DIR/second.log" &&
+	grep -qx "  ERROR s: 2 tests reported, plan was 1..1" "$TEST_DIR/stdout" &&
+	grep -qx "  ERROR s: a second plan 1..2, the plan was 1..1" "$TEST_DIR/stdout"
+'
+
 test_expect_success 'no KTAP at all: MISS, exit 3' '
 	parse 3 "$FIX/no-ktap.log" &&
 	expect_eq "$(summary)" "no-ktap: MISS: 0 passed, 0 failed, 0 skipped, 0 errors (suites: none)" &&
