@@ -31,9 +31,9 @@ static void usage(FILE *f)
 "\n"
 "Find the KTAP output in a boot console log (\"-\": stdin) and report one\n"
 "status: PASS, FAIL (a test said not ok), SKIP (everything skipped),\n"
-"ERROR (a crash, a document cut off, a plan that does not match, an\n"
-"expected suite missing, no tests at all) or MISS (no KTAP, no end marker,\n"
-"boot timed out).  MISS > ERROR > FAIL > PASS.\n"
+"ERROR (a crash, a document cut off, a plan that does not match the\n"
+"results, an expected suite missing, no tests at all) or MISS (no KTAP,\n"
+"no end marker, boot timed out).  MISS > ERROR > FAIL > PASS.\n"
 "\n"
 "Options:\n"
 "  --expect SUITE      SUITE must appear (repeatable)\n"
@@ -45,7 +45,8 @@ static void usage(FILE *f)
 "  --name RUNNAME      name of the run (default: the log's file name)\n"
 "  -h, --help          this text\n"
 "\n"
-"Exit codes: 0 PASS or SKIP, 1 FAIL, 2 ERROR, 3 MISS, 4 usage or I/O error.\n");
+"Exit codes: 0 PASS or SKIP; 1 FAIL, ERROR or MISS (the summary and the\n"
+"JSON say which); 2 bad arguments, unreadable log or unwritable output.\n");
 }
 
 static char *default_name(const char *path)
@@ -161,14 +162,10 @@ int main(int argc, char **argv)
 		outs[nouts++] = (struct output){ .path = junit, .fn = junit_output, .data = r };
 	if (write_outputs(outs, nouts))
 		rc = KTAP_EXIT_USAGE;
-	else if (r->status == KTAP_MISS)
-		rc = KTAP_EXIT_MISSED;
-	else if (r->status == KTAP_ERROR)
-		rc = KTAP_EXIT_ERRORED;
-	else if (r->status == KTAP_FAIL)
-		rc = KTAP_EXIT_FAILED;
-	else
+	else if (r->status == KTAP_PASS || r->status == KTAP_SKIP)
 		rc = KTAP_EXIT_PASS;
+	else
+		rc = KTAP_EXIT_FAIL;
 
 	ktap_run_free(r);
 	free(name);

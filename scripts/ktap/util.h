@@ -9,12 +9,10 @@
 #include <stddef.h>
 #include <string.h>
 
-/* The exit codes of ktap-parse. */
-#define KTAP_EXIT_PASS		0	/* PASS or SKIP */
-#define KTAP_EXIT_FAILED	1	/* a test reported not ok */
-#define KTAP_EXIT_ERRORED	2	/* crash, cut-off, bad plan, missing suite */
-#define KTAP_EXIT_MISSED	3	/* no KTAP, no end marker, boot timed out */
-#define KTAP_EXIT_USAGE		4	/* bad arguments or I/O error */
+/* The exit codes of ktap-parse, the project's one scheme (scripts/lib/common.sh). */
+#define KTAP_EXIT_PASS	0	/* PASS or SKIP */
+#define KTAP_EXIT_FAIL	1	/* FAIL, ERROR or MISS: the JSON and summary say which */
+#define KTAP_EXIT_USAGE	2	/* bad arguments, unreadable log, unwritable output */
 
 extern const char *prog;
 

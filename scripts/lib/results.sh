@@ -102,20 +102,20 @@ stage_reusable() {
 
 # ktap_status RC KTAP_JSON WHAT: KTAP_STATUS, the status of a boot record
 # (scripts/stages/boot, scripts/engines/lava-results) from the exit code RC
-# of scripts/ktap/ktap-parse: PASS, FAIL, ERROR or MISS, and SKIP for a
-# pass whose --json KTAP_JSON says SKIP.  Dies (EX_FAIL) when RC is none
-# of those: ktap-parse failed on WHAT.
+# of scripts/ktap/ktap-parse and the status of its --json KTAP_JSON: PASS
+# or SKIP when RC is 0, FAIL, ERROR or MISS when it is 1.  Dies (EX_FAIL)
+# on any other RC (2: bad usage) or a JSON that does not agree:
+# ktap-parse failed on WHAT.
 ktap_status() {
+	KTAP_STATUS=''
 	case $1 in
-	0) KTAP_STATUS=PASS ;;
-	1) KTAP_STATUS=FAIL ;;
-	2) KTAP_STATUS=ERROR ;;
-	3) KTAP_STATUS=MISS ;;
+	0 | 1) KTAP_STATUS=$(jq -r .status "$2" 2>/dev/null) || KTAP_STATUS='' ;;
+	esac
+	case $1:$KTAP_STATUS in
+	0:PASS | 0:SKIP | 1:FAIL | 1:ERROR | 1:MISS) ;;
+	0:* | 1:*) die "$EX_FAIL" "ktap-parse failed on $3 (exit $1, status '$KTAP_STATUS' in $2)" ;;
 	*) die "$EX_FAIL" "ktap-parse failed on $3 (exit $1)" ;;
 	esac
-	if [ "$KTAP_STATUS" = PASS ] && [ "$(jq -r .status "$2")" = SKIP ]; then
-		KTAP_STATUS=SKIP
-	fi
 }
 
 # --- readers -----------------------------------------------------------------
