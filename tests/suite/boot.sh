@@ -6,8 +6,8 @@
 # Prints the O= directory; the initramfs is $TEST_DIR/init-TARGET/initramfs.cpio.
 build_target() {
 	local ver=$1 t=$2 work obj
-	work=$(work-tree "$ver" 2>"$TEST_DIR/work-tree-$ver.log") || { cat "$TEST_DIR/work-tree-$ver.log"; return 1; }
-	obj=$(build-kernel --target "$t" --json "$TEST_DIR/build-$ver-$t.json" "$work" 2>"$TEST_DIR/build-$ver-$t.log") ||
+	work=$(fixture_locked work-tree "$ver" 2>"$TEST_DIR/work-tree-$ver.log") || { cat "$TEST_DIR/work-tree-$ver.log"; return 1; }
+	obj=$(fixture_locked build-kernel --target "$t" --json "$TEST_DIR/build-$ver-$t.json" "$work" 2>"$TEST_DIR/build-$ver-$t.log") ||
 		{ tail -20 "$TEST_DIR/build-$ver-$t.log"; return 1; }
 	build-init "$t" "$TEST_DIR/init-$t" >/dev/null 2>"$TEST_DIR/init-$t.log" || { cat "$TEST_DIR/init-$t.log"; return 1; }
 	mkinitramfs "$TEST_DIR/init-$t/init" "$TEST_DIR/init-$t/initramfs.cpio" >/dev/null 2>&1 || return 1
@@ -21,6 +21,9 @@ build_target() {
 # boot tests the longest part of a cold 'make test'.  A failure is left
 # to the target's own build test, which builds again and shows it.
 prebuild() {
+	fixture_locked _prebuild "$@"
+}
+_prebuild() {
 	local ver=$1 work t
 	shift
 	work=$(work-tree "$ver" 2>"$TEST_DIR/work-tree-$ver.log") || return 0

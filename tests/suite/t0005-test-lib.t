@@ -53,21 +53,47 @@ test_expect_success 'a body whose commands all succeed passes' '
 	grep -qx "ok 1 - inner" "$TEST_DIR/tap"
 '
 
-# make test runs two chains side by side (tests/suite/testrules.yml): a
-# test that builds, boots or reads a kernel build in the other chain
-# would race the first chain for build/work/ and build/kbuild/.
-test_expect_success 'testrules.yml: every test that builds, boots or reads a kernel build is in the first chain' '
-	first=$(sed -n "s/^  - seq: tests\/suite\/t0{\([0-9,]*\)}-\*\.t$/\1/p" "$TOP/tests/suite/testrules.yml" | head -n 1) &&
-	test -n "$first" &&
-	n=0 &&
-	# (Comment lines aside, and this file, which names them.)
-	for t in $(grep -lE "^[^#]*(boot_tests|kbuild_prereq|work-tree|build-kernel|scripts/pipeline|lava-local|bench-boot)" "$TOP"/tests/suite/t*.t); do
-		[ "$t" != "$0" ] || continue
-		num=$(basename "$t" | sed "s/^t0\([0-9]*\)-.*/\1/")
-		n=$((n + 1))
-		case ",$first," in *",$num,"*) ;; *) fail "$(basename "$t") builds or reads a kernel build, but is not in the first chain" ;; esac
-	done &&
-	test "$n" -ge 8
+# run_script FILE: FILE (test lines) after the library, then test_done,
+# run as a test script outside 'make test'; its TAP.
+run_script() {
+	{ printf '%s\n' '#!/usr/bin/env bash' ". \"$TOP/tests/suite/test-lib.sh\""; cat "$1"; echo test_done; } >"$1.t"
+	env -u TEST_REQUIRED_PREREQS bash "$1.t" || true
+}
+export -f run_script
+
+test_expect_success 'a lazy prerequisite runs once, when first needed, and a test needing it runs' '
+	cat >"$TEST_DIR/s" <<-EOF &&
+	test_lazy_prereq THING "echo x >>$TEST_DIR/evals"
+	test_expect_success THING one true
+	test_expect_success THING two true
+	EOF
+	run_script "$TEST_DIR/s" >"$TEST_DIR/tap" &&
+	grep -qx "ok 1 - one" "$TEST_DIR/tap" && grep -qx "ok 2 - two" "$TEST_DIR/tap" &&
+	expect_eq "$(cat "$TEST_DIR/evals")" x "evaluations"
+'
+
+test_expect_success 'a lazy prerequisite that fails skips with its last line as the reason; one never needed never runs' '
+	cat >"$TEST_DIR/s" <<-EOF &&
+	test_lazy_prereq GONE "echo checking; echo no gone tool; exit 1"
+	test_lazy_prereq UNUSED "touch $TEST_DIR/unused"
+	test_expect_success GONE one false
+	test_have_prereq GONE || echo "# lacks GONE"
+	EOF
+	run_script "$TEST_DIR/s" >"$TEST_DIR/tap" &&
+	grep -qx "ok 1 - one # SKIP missing GONE: no gone tool" "$TEST_DIR/tap" &&
+	grep -qx "# lacks GONE" "$TEST_DIR/tap" &&
+	[ ! -e "$TEST_DIR/unused" ]
+'
+
+test_expect_success 'under make test, a missing required prerequisite fails the test instead' '
+	cat >"$TEST_DIR/s" <<-EOF &&
+	test_lazy_prereq KBUILD_FAKE "echo not built; exit 1"
+	test_expect_success KBUILD_FAKE one true
+	EOF
+	run_script "$TEST_DIR/s" >/dev/null &&
+	{ TEST_REQUIRED_PREREQS="KBUILD_*" bash "$TEST_DIR/s.t" >"$TEST_DIR/tap" || true; } &&
+	grep -qx "not ok 1 - one" "$TEST_DIR/tap" &&
+	grep -qx "#   missing prerequisite KBUILD_FAKE, which .make test. makes: not built" "$TEST_DIR/tap"
 '
 
 test_done

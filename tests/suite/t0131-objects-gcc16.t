@@ -8,12 +8,6 @@
 # shellcheck source=tests/suite/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
-if [ -x "$TOP/build/toolchain-root/gcc-16/bin/arm-linux-gnueabi-gcc" ]; then
-	test_set_prereq TOOLROOT_GCC16
-else
-	test_lack_prereq TOOLROOT_GCC16 "no gcc-16 for armel in build/toolchain-root (scripts/toolchain-root)"
-fi
-
 test_expect_success TOOLROOT_GCC16 'GCC 16.2: the rework is the packed form in each object; the memcpy() form adds calls, chksum_digest() among them' '
 	objects-armv5 --toolchain gcc-16 --objects "crypto/crc32c.o drivers/mtd/nand/raw/nand_base.o" \
 		--json "$TEST_DIR/objects.json" "$TOP/build/objects-gcc-16" >"$TEST_DIR/tap" 2>"$TEST_DIR/log" ||

@@ -202,28 +202,21 @@ drwxr-xr-x bin
 # As PID 1 of a new PID namespace, chrooted into the unpacked initramfs:
 # the guest path (devtmpfs on /dev, console, reboot) without a kernel.
 # reboot(RESTART) there kills the namespace's init with SIGHUP: 128 + 1.
-if [ "$(id -u)" -eq 0 ] && unshare --pid --fork --mount true 2>/dev/null; then
-	test_expect_success 'x86_64 as PID 1 (PID namespace): /dev set up, KTAP ok, reboot' '
-		mkdir "$TEST_DIR/root" &&
-		(cd "$TEST_DIR/root" && cpio -id --quiet <"$TEST_DIR/a.cpio") &&
-		expect_exit 129 timeout 60 unshare --pid --fork --mount \
-			chroot "$TEST_DIR/root" /init &&
-		check_ktap "$TEST_DIR/stdout" &&
-		grep -Eqx "  # setup: (devtmpfs on /dev|no devtmpfs .*)" "$TEST_DIR/stdout" &&
-		expect_eq "$(ls -A "$TEST_DIR/root/tmp")" "" "files left in /tmp"
-	'
-	test_expect_success 'x86_64 as PID 1: --workload=NAME runs /bin/NAME of the initramfs' '
-		expect_exit 129 timeout 60 unshare --pid --fork --mount \
-			chroot "$TEST_DIR/w" /init --workload=syscall_rate:-i:-n:50 &&
-		grep -Eqx "  # syscall_rate: syscall_rate_ns_per_syscall [0-9]+\.[0-9]{3} ns" "$TEST_DIR/stdout" &&
-		grep -qx "  ok 1 syscall_rate" "$TEST_DIR/stdout" &&
-		grep -qx "ok 2 workloads" "$TEST_DIR/stdout"
-	'
-else
-	test_skip 'x86_64 as PID 1 (PID namespace): /dev set up, KTAP ok, reboot' \
-		'needs root and unshare --pid'
-	test_skip 'x86_64 as PID 1: --workload=NAME runs /bin/NAME of the initramfs' \
-		'needs root and unshare --pid'
-fi
+test_expect_success PID_NS 'x86_64 as PID 1 (PID namespace): /dev set up, KTAP ok, reboot' '
+	mkdir "$TEST_DIR/root" &&
+	(cd "$TEST_DIR/root" && cpio -id --quiet <"$TEST_DIR/a.cpio") &&
+	expect_exit 129 timeout 60 unshare --pid --fork --mount \
+		chroot "$TEST_DIR/root" /init &&
+	check_ktap "$TEST_DIR/stdout" &&
+	grep -Eqx "  # setup: (devtmpfs on /dev|no devtmpfs .*)" "$TEST_DIR/stdout" &&
+	expect_eq "$(ls -A "$TEST_DIR/root/tmp")" "" "files left in /tmp"
+'
+test_expect_success PID_NS 'x86_64 as PID 1: --workload=NAME runs /bin/NAME of the initramfs' '
+	expect_exit 129 timeout 60 unshare --pid --fork --mount \
+		chroot "$TEST_DIR/w" /init --workload=syscall_rate:-i:-n:50 &&
+	grep -Eqx "  # syscall_rate: syscall_rate_ns_per_syscall [0-9]+\.[0-9]{3} ns" "$TEST_DIR/stdout" &&
+	grep -qx "  ok 1 syscall_rate" "$TEST_DIR/stdout" &&
+	grep -qx "ok 2 workloads" "$TEST_DIR/stdout"
+'
 
 test_done

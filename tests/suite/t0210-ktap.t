@@ -34,7 +34,7 @@ js() { jq -c "$1" "$TEST_DIR/out.json"; }
 
 # xml_ok FILE: well-formed JUnit XML (xmllint, else a rough structural check).
 xml_ok() {
-	if command -v xmllint >/dev/null 2>&1; then
+	if test_have_prereq XMLLINT; then
 		xmllint --noout "$1"
 	else
 		head -n 1 "$1" | grep -q '^<?xml version="1.0" encoding="UTF-8"?>$' &&
@@ -79,13 +79,9 @@ test_expect_success 'the parser'"'"'s state is private to ktap.c: no header has 
 	grep -q "^void ktap_write_junit(const struct ktap_run \*r, FILE \*f)" "$KTAP/ktap-junit.c"
 '
 
-if command -v cppcheck >/dev/null 2>&1; then
-	test_expect_success 'cppcheck --enable=warning,portability,performance is quiet' '
-		cppcheck -q --error-exitcode=1 --enable=warning,portability,performance "$KTAP"/*.c
-	'
-else
-	test_skip 'cppcheck --enable=warning,portability,performance is quiet' 'cppcheck not installed'
-fi
+test_expect_success CPPCHECK 'cppcheck --enable=warning,portability,performance is quiet' '
+	cppcheck -q --error-exitcode=1 --enable=warning,portability,performance "$KTAP"/*.c
+'
 
 test_expect_success 'passing KUnit boot: PASS, nested suites, a parameterised case, skips' '
 	parse PASS "$FIX/kunit-pass.log" &&
@@ -406,18 +402,14 @@ test_expect_success 'binary junk, NUL bytes and a 200000-byte line inside a suit
 	expect_eq "$(jq -c .counts "$TEST_DIR/r.json")" "{\"passed\":8,\"failed\":0,\"skipped\":4,\"errors\":0}"
 '
 
-if command -v valgrind >/dev/null 2>&1; then
-	test_expect_success 'valgrind: no memory errors or leaks on the fixtures' '
-		for f in kunit-pass kunit-panic two-docs kunit-crlf; do
-			rc=0
-			valgrind -q --leak-check=full --errors-for-leak-kinds=all --error-exitcode=99 \
-				"$BIN" --expect memcpy --json "$TEST_DIR/v.json" --junit "$TEST_DIR/v.xml" \
-				"$FIX/$f.log" >/dev/null 2>"$TEST_DIR/v.err" || rc=$?
-			[ "$rc" -le 1 ] || { cat "$TEST_DIR/v.err"; fail "$f: valgrind exit $rc"; }
-		done
-	'
-else
-	test_skip 'valgrind: no memory errors or leaks on the fixtures' 'valgrind not installed'
-fi
+test_expect_success VALGRIND 'valgrind: no memory errors or leaks on the fixtures' '
+	for f in kunit-pass kunit-panic two-docs kunit-crlf; do
+		rc=0
+		valgrind -q --leak-check=full --errors-for-leak-kinds=all --error-exitcode=99 \
+			"$BIN" --expect memcpy --json "$TEST_DIR/v.json" --junit "$TEST_DIR/v.xml" \
+			"$FIX/$f.log" >/dev/null 2>"$TEST_DIR/v.err" || rc=$?
+		[ "$rc" -le 1 ] || { cat "$TEST_DIR/v.err"; fail "$f: valgrind exit $rc"; }
+	done
+'
 
 test_done

@@ -15,11 +15,6 @@
 
 kbuild=''
 ! kbuild_prereq 7.3 x86_64 || kbuild=$KBUILD_DIR
-if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
-	test_set_prereq MOUNT_NS
-else
-	test_lack_prereq MOUNT_NS "needs root and unshare -m (a private mount namespace)"
-fi
 work=$TOP/build/work/linux-7.3
 export kbuild work
 

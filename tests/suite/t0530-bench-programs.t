@@ -192,14 +192,9 @@ test_expect_success 'a failing system call: exit 1, one stderr line naming it' '
 	sys_fail randwrite "$TEST_DIR/nosuch/randwrite\.0 failed: ENOENT \(errno 2\)$"
 '
 
-if command -v strace >/dev/null 2>&1 && strace -qq -o /dev/null true 2>/dev/null; then
-	test_expect_success 'strace: every loop enters the kernel; the destination is misaligned' '
-		expect_syscalls "$HOST"
-	'
-else
-	test_skip 'strace: every loop enters the kernel; the destination is misaligned' \
-		'no working strace'
-fi
+test_expect_success STRACE 'strace: every loop enters the kernel; the destination is misaligned' '
+	expect_syscalls "$HOST"
+'
 
 test_expect_success 'build-workloads: --help; an unknown target, missing arguments: exit 2' '
 	build-workloads --help | head -n 1 | grep -q "^Usage: scripts/stages/build-workloads \[--nolibc TREE\] TARGET OUTDIR$" &&
@@ -240,12 +235,8 @@ syscall_rate" "files in OUTDIR" &&
 	'
 done
 
-if command -v strace >/dev/null 2>&1 && strace -qq -o /dev/null true 2>/dev/null; then
-	test_expect_success 'strace: the nolibc x86_64 build makes the same system calls' '
-		expect_syscalls "$TEST_DIR/x86_64"
-	'
-else
-	test_skip 'strace: the nolibc x86_64 build makes the same system calls' 'no working strace'
-fi
+test_expect_success STRACE 'strace: the nolibc x86_64 build makes the same system calls' '
+	expect_syscalls "$TEST_DIR/x86_64"
+'
 
 test_done

@@ -38,16 +38,34 @@ trap _test_cleanup EXIT
 
 # --- prerequisites, after git's test-lib ------------------------------------
 
-# A test may need what another test (or 'make') made, a kernel build say:
-# it names the prerequisite, which a check earlier in the file sets.  A
-# missing one makes the test a "# SKIP" with the reason; under 'make test',
-# whose TEST_REQUIRED_PREREQS names the prerequisites it is meant to make
-# (patterns: KBUILD_* is every build), a missing one fails it instead.
-declare -A _test_prereq=() _test_prereq_why=()
+# A test names what it needs: a tool or a capability of the machine (a
+# lazy prerequisite, defined once below and checked the first time a test
+# asks), or a kernel build (kbuild_prereq, which makes it when missing).
+# A missing one makes the test a "# SKIP" with the reason; under 'make
+# test', whose TEST_REQUIRED_PREREQS names the prerequisites it is meant to
+# have (patterns: KBUILD_* is every build), a missing one fails it instead.
+declare -A _test_prereq=() _test_prereq_why=() _test_lazy=()
 
 # test_set_prereq NAME / test_lack_prereq NAME WHY
 test_set_prereq() { _test_prereq[$1]=1; }
 test_lack_prereq() { unset "_test_prereq[$1]"; _test_prereq_why[$1]=$2; }
+# test_lazy_prereq NAME SCRIPT: NAME holds if SCRIPT succeeds, run (in a
+# subshell, output kept apart) the first time a test needs NAME, as in
+# git's test-lib.  When it fails, its last line of output is the reason
+# a test is skipped, or the script itself when it printed nothing.
+test_lazy_prereq() { _test_lazy[$1]=$2; }
+# _test_prereq_eval NAME: a lazy prerequisite's script, once.
+_test_prereq_eval() {
+	local script=${_test_lazy[$1]:-} out
+	[ -n "$script" ] || return 0
+	unset "_test_lazy[$1]"
+	if out=$( (eval "$script") 2>&1); then
+		test_set_prereq "$1"
+	else
+		out=$(printf '%s\n' "$out" | sed '/^[[:space:]]*$/d' | tail -n 1)
+		test_lack_prereq "$1" "${out:-"'$script' failed"}"
+	fi
+}
 # LONG: a test 'make test' leaves out to keep within its time budget (a
 # cell of the boot matrix, say); 'make test-long' (TEST_LONG=1) runs it.
 if [ -n "${TEST_LONG:-}" ]; then
@@ -58,7 +76,10 @@ fi
 # test_have_prereq NAME[,NAME...]
 test_have_prereq() {
 	local p
-	for p in ${1//,/ }; do [ -n "${_test_prereq[$p]:-}" ] || return 1; done
+	for p in ${1//,/ }; do
+		_test_prereq_eval "$p"
+		[ -n "${_test_prereq[$p]:-}" ] || return 1
+	done
 }
 # _test_required NAME: NAME matches a pattern of TEST_REQUIRED_PREREQS.
 _test_required() {
@@ -77,6 +98,7 @@ test_expect_success() {
 	_test_n=$((_test_n + 1))
 	local out=$TEST_DIR/.out.$_test_n rc=0 p
 	for p in ${prereqs//,/ }; do
+		_test_prereq_eval "$p"
 		[ -z "${_test_prereq[$p]:-}" ] || continue
 		if _test_required "$p"; then
 			_test_failed=$((_test_failed + 1))
@@ -115,8 +137,25 @@ test_expect_success() {
 	fi
 }
 
-# test_skip DESCRIPTION REASON: for a tool this machine lacks (a kernel
-# build another test makes is a prerequisite instead).
+# The machine's tools and capabilities, each checked once, when a test
+# first needs it.
+test_lazy_prereq XMLLINT 'command -v xmllint >/dev/null || { echo "xmllint not installed"; exit 1; }'
+test_lazy_prereq CPPCHECK 'command -v cppcheck >/dev/null || { echo "cppcheck not installed"; exit 1; }'
+test_lazy_prereq VALGRIND 'command -v valgrind >/dev/null || { echo "valgrind not installed"; exit 1; }'
+test_lazy_prereq STRACE 'strace -qq -o /dev/null true || { echo "no working strace"; exit 1; }'
+# shellcheck disable=SC2016 # a script, expanded when it runs
+test_lazy_prereq MOUNT_NS '[ "$(id -u)" = 0 ] && unshare -m true || { echo "needs root and unshare -m (a private mount namespace)"; exit 1; }'
+# shellcheck disable=SC2016 # a script, expanded when it runs
+test_lazy_prereq PID_NS '[ "$(id -u)" = 0 ] && unshare --pid --fork --mount true || { echo "needs root and unshare --pid"; exit 1; }'
+# GCC 16 for ARMv5 in the toolchain root (make deps makes it), as
+# scripts/toolchain-root lists it.
+# shellcheck disable=SC2016 # a script, expanded when it runs
+test_lazy_prereq TOOLROOT_GCC16 'jq -e ".toolchains[] | select(.name == \"gcc-16\" and .triple == \"arm-linux-gnueabi\")" "$TOP/build/toolchain-root/toolchains.json" >/dev/null &&
+	[ -x "$TOP/build/toolchain-root/gcc-16/bin/arm-linux-gnueabi-gcc" ] ||
+	{ echo "no gcc-16 for armel in build/toolchain-root (scripts/toolchain-root)"; exit 1; }'
+
+# test_skip DESCRIPTION REASON: a test that cannot run here for a reason
+# no prerequisite names.
 test_skip() {
 	_test_n=$((_test_n + 1))
 	echo "ok $_test_n - $1 # SKIP $2"
@@ -217,15 +256,20 @@ expect_arg_errors() {
 }
 
 # kbuild_prereq VER TARGET: the prerequisite KBUILD_<VER>_<TARGET> (dots
-# made underscores), and KBUILD_DIR its O= directory, when a finished build
-# of TARGET (its default toolchain) from VER's working tree is up to date:
-# the tree still has today's series and nothing in it changed after the
-# apply, and the build's record of its sources (build-kernel writes
-# .overlay-sources) is the tree's now.  The boot test (t0300) makes these
-# builds.
+# made underscores), and KBUILD_DIR its O= directory: a finished build of
+# TARGET (its default toolchain) from VER's working tree that is up to
+# date (the tree still has today's series and nothing in it changed after
+# the apply, and the build's record of its sources, .overlay-sources, is
+# the tree's now).  A fixture: made here when missing (the working tree
+# and the build, under the fixtures' lock), unless TEST_NO_FIXTURES is set.
 kbuild_prereq() {
 	local name=KBUILD_${1//./_}_$2 out
 	KBUILD_DIR=''
+	if ! _kbuild_check "$1" "$2" >/dev/null 2>&1 && [ -z "${TEST_NO_FIXTURES:-}" ]; then
+		note "fixture: building the $2 kernel of $1 (scripts/work-tree, scripts/stages/build-kernel)"
+		fixture_locked _kbuild_make "$1" "$2" >"$TEST_DIR/fixture-$1-$2.log" 2>&1 ||
+			{ test_lack_prereq "$name" "the $2 kernel of $1 does not build: $(tail -n 1 "$TEST_DIR/fixture-$1-$2.log")"; return 1; }
+	fi
 	if out=$(_kbuild_check "$1" "$2"); then
 		export KBUILD_DIR=$out
 		test_set_prereq "$name"
@@ -233,6 +277,25 @@ kbuild_prereq() {
 		test_lack_prereq "$name" "$out"
 		return 1
 	fi
+}
+
+# fixture_locked CMD...: CMD (a command or a function) under the lock of
+# the fixtures, the working trees and kernel builds of build/work and
+# build/kbuild, which two test files never make at once.
+fixture_locked() {
+	local fd rc=0
+	mkdir -p "$TOP/build/tests"
+	exec {fd}>>"$TOP/build/tests/.fixtures.lock"
+	flock "$fd"
+	"$@" || rc=$?
+	exec {fd}>&-
+	return $rc
+}
+# _kbuild_make VER TARGET: the working tree and the build, as t0300 makes
+# them.
+_kbuild_make() {
+	local work
+	work=$("$SCRIPTS/work-tree" "$1") && "$SCRIPTS/stages/build-kernel" --target "$2" "$work" >/dev/null
 }
 
 # _kbuild_check VER TARGET: kbuild_prereq's checks, in a subshell of its own
@@ -254,7 +317,7 @@ _kbuild_check() {
 			{ echo "the $2 configuration of $1 does not configure"; exit 1; }
 		img=$obj/$("$SCRIPTS/targets" "$2" IMAGE)
 		{ [ -f "$obj/vmlinux" ] && [ -f "$img" ]; } ||
-			{ echo "no finished $2 build of $1 in $obj (the boot test makes it)"; exit 1; }
+			{ echo "no finished $2 build of $1 in $obj"; exit 1; }
 		# The build's own record of the sources it was made from.
 		{ [ -f "$obj/.overlay-sources" ] && cmp -s "$obj/.overlay-sources" <(build_sources "$work"); } ||
 			{ echo "the $2 build of $1 in $obj was made from other sources than the tree has now"; exit 1; }
