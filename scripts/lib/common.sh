@@ -72,8 +72,101 @@ die() {
 	exit "$code"
 }
 
+# --- options -------------------------------------------------------------------
+#
+# opt_parse SPEC ARG...: a command's option loop.  SPEC is its table of
+# options, in one place, a pair of words each (one pair a line reads best):
+#
+#	--name		VAR		a flag: VAR=1
+#	--name		VAR=VALUE	a flag: VAR=VALUE
+#	--name		FUNC()		a flag: FUNC is called
+#	--name=		VAR		takes a value: VAR=value
+#	--name=		VAR+		takes a value, appended to the array VAR
+#	--name=		FUNC()		takes a value: FUNC value is called
+#
+# The variables are the command's own, set to their defaults before the
+# call.  A value follows its option as the next argument or after "="
+# (--name=VALUE).  The next argument may be empty or start with "-" (as
+# boot's --append "-- --workload=..."), but it is no value when it is
+# missing or names an option of SPEC, -h or --help (in "--json --markdown
+# FILE" the value was forgotten): both are "--json needs a value".
+# -h and --help print the command's usage (its function usage) and exit
+# 0; "--" ends the options; any other argument that starts with "-" but
+# is no option of SPEC is "unknown option ARG (see --help)" ("-" alone is
+# an argument), and --flag=VALUE is "--flag takes no value".  Each error
+# is one line, EX_USAGE.  Options and arguments come in any order; the
+# arguments, in order, are left in the array OPT_ARGS, for the command to
+# check how many it takes.
+OPT_UNKNOWN='unknown option'
+opt_parse() {
+	local IFS=$' \t\n' _op_i _op_name _op_to _op_val
+	local -a _op_spec=()
+	local -A _op_value=() _op_flag=([-h]='_opt_help()' [--help]='_opt_help()')
+	read -r -d '' -a _op_spec <<<"$1" || true
+	shift
+	for ((_op_i = 0; _op_i < ${#_op_spec[@]}; _op_i += 2)); do
+		_op_name=${_op_spec[_op_i]}
+		case $_op_name in
+		*=) _op_value[${_op_name%=}]=${_op_spec[_op_i + 1]} ;;
+		*) _op_flag[$_op_name]=${_op_spec[_op_i + 1]} ;;
+		esac
+	done
+	OPT_ARGS=()
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--) shift; OPT_ARGS+=("$@"); return 0 ;;
+		-?*) ;;
+		*) OPT_ARGS+=("$1"); shift; continue ;;
+		esac
+		_op_name=${1%%=*}
+		if [ -n "${_op_flag[$1]+set}" ]; then
+			_op_to=${_op_flag[$1]}
+			case $_op_to in
+			*'()') "${_op_to%'()'}" ;;
+			*=*) printf -v "${_op_to%%=*}" '%s' "${_op_to#*=}" ;;
+			*) printf -v "$_op_to" 1 ;;
+			esac
+		elif [ -n "${_op_value[$_op_name]+set}" ]; then
+			_op_val=${1#*=}
+			if [ "$_op_name" = "$1" ]; then
+				[ $# -ge 2 ] || die "$EX_USAGE" "$1 needs a value"
+				case $2 in
+				-?*) [ -z "${_op_value[${2%%=*}]+set}${_op_flag[${2%%=*}]+set}" ] ||
+					die "$EX_USAGE" "$1 needs a value" ;;
+				esac
+				_op_val=$2
+				shift
+			fi
+			_opt_set "${_op_value[$_op_name]}" "$_op_val"
+		elif [ -n "${_op_flag[$_op_name]+set}" ]; then
+			die "$EX_USAGE" "$_op_name takes no value"
+		else
+			die "$EX_USAGE" "$OPT_UNKNOWN $1 (see --help)"
+		fi
+		shift
+	done
+}
+
+# _opt_set TO VALUE: an option's value to its VAR, VAR+ or FUNC() (opt_parse).
+_opt_set() {
+	case $1 in
+	*'()') "${1%'()'}" "$2" ;;
+	*+)
+		local -n _os_array=${1%+}
+		_os_array+=("$2") ;;
+	*) printf -v "$1" '%s' "$2" ;;
+	esac
+}
+
+# _opt_help: -h and --help, in every option table (opt_parse).
+_opt_help() {
+	usage
+	exit "$EX_OK"
+}
+
 # need_value OPTION ARGC [VALUE]: in an option loop, OPTION ($1) must be
-# followed by a value ($2) that is not itself an option.
+# followed by a value ($2) that is not itself an option.  (scripts/pipeline's,
+# until it uses opt_parse.)
 need_value() {
 	if [ "$2" -lt 2 ] || [ -z "${3:-}" ] || [ "${3#-}" != "$3" ]; then
 		die "$EX_USAGE" "$1 needs a value"

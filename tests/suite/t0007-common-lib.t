@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
-# scripts/lib/common.sh's progress lines: stage_ticker, the heartbeat of a
-# long kernel build (build-kernel), says how far the build is every
-# period and ends with the script that started it.
+# scripts/lib/common.sh: opt_parse, every command's option loop, and the
+# progress lines: stage_ticker, the heartbeat of a long kernel build
+# (build-kernel), says how far the build is every period and ends with the
+# script that started it.
 # shellcheck source=tests/suite/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -11,6 +12,102 @@ lib() {
 	PROG=lib bash -c '. "$TOP/scripts/lib/common.sh"; set -euo pipefail; eval "$1"' _ "$1"
 }
 export -f lib
+
+# opts ARG...: a command (PROG=opts) whose table has an option of each
+# kind, run on ARG...: what it was given, one line a variable, an element
+# of its array (list:) and an argument (arg:).
+opts() {
+	PROG=opts bash -c '
+		. "$TOP/scripts/lib/common.sh"
+		set -euo pipefail
+		usage() { echo "Usage: opts [--flag] [--boards] [--ping] [--value V] [--list V]... [--call V] [ARG...]"; }
+		seen() { called+="<$*>"; }
+		flag=0 kind=target value=default list=() called=""
+		[ -z "${UNKNOWN:-}" ] || OPT_UNKNOWN=$UNKNOWN
+		opt_parse "
+			--flag		flag
+			--boards	kind=board
+			--ping		seen()
+			--value=	value
+			--list=		list+
+			--call=		seen()
+		" "$@"
+		echo "flag=$flag kind=$kind value=$value called=$called"
+		for v in ${list[@]+"${list[@]}"}; do echo "list:$v"; done
+		for v in ${OPT_ARGS[@]+"${OPT_ARGS[@]}"}; do echo "arg:$v"; done
+	' opts "$@"
+}
+export -f opts
+
+# stderr_is LINE: the stderr of the last expect_exit is LINE, exactly.
+stderr_is() { expect_eq "$(cat "$TEST_DIR/stderr")" "$1" stderr; }
+export -f stderr_is
+
+test_expect_success 'opt_parse: no arguments, the defaults' '
+	expect_exit 0 opts &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "flag=0 kind=target value=default called=" stdout
+'
+
+test_expect_success 'opt_parse: flags, --name VALUE and --name=VALUE, an array, callbacks; the arguments in order' '
+	expect_exit 0 opts a --flag --value v1 - --list 1 --list=2 --boards b --ping --call c1 --value=v2=x c &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "flag=1 kind=board value=v2=x called=<><c1>
+list:1
+list:2
+arg:a
+arg:-
+arg:b
+arg:c" stdout &&
+	expect_eq "$(cat "$TEST_DIR/stderr")" "" stderr
+'
+
+test_expect_success 'opt_parse: a value may be empty or start with "-", unless it is an option of the table' '
+	expect_exit 0 opts --value "" x &&
+	expect_eq "$(head -n 1 "$TEST_DIR/stdout")" "flag=0 kind=target value= called=" "empty value" &&
+	expect_eq "$(tail -n 1 "$TEST_DIR/stdout")" "arg:x" "after an empty value" &&
+	expect_exit 0 opts --list "-- --workload=x" --list -1 --value= --call --frob &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "flag=0 kind=target value= called=<--frob>
+list:-- --workload=x
+list:-1" "values with a dash" &&
+	for v in --flag --boards=x --list --list=1 --value -h --help; do
+		expect_exit 2 opts --value "$v" && stderr_is "opts: error: --value needs a value" || return 1
+		expect_eq "$(cat "$TEST_DIR/stdout")" "" "stdout of --value $v"
+	done &&
+	expect_exit 2 opts x --list && stderr_is "opts: error: --list needs a value" &&
+	expect_exit 2 opts --call && stderr_is "opts: error: --call needs a value"
+'
+
+test_expect_success 'opt_parse: "--" ends the options, the rest are arguments' '
+	expect_exit 0 opts --flag -- --value x --help -h -- &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "flag=1 kind=target value=default called=
+arg:--value
+arg:x
+arg:--help
+arg:-h
+arg:--" stdout &&
+	expect_exit 0 opts --value -- -- --flag &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "flag=0 kind=target value=-- called=
+arg:--flag" "a value --, then the end of the options"
+'
+
+test_expect_success 'opt_parse: an unknown option, a value to a flag: one line, exit 2, nothing done' '
+	for o in --frob -x --fla --flags --value2=1 ---flag; do
+		expect_exit 2 opts a "$o" --flag && stderr_is "opts: error: unknown option $o (see --help)" || return 1
+		expect_eq "$(cat "$TEST_DIR/stdout")" "" "stdout of $o"
+	done &&
+	expect_exit 2 opts --flag=1 && stderr_is "opts: error: --flag takes no value" &&
+	expect_exit 2 opts --ping= && stderr_is "opts: error: --ping takes no value" &&
+	UNKNOWN="unknown option:" expect_exit 2 opts --frob && stderr_is "opts: error: unknown option: --frob (see --help)"
+'
+
+test_expect_success 'opt_parse: -h and --help print the usage and exit 0, in their turn among the options' '
+	for h in -h --help; do
+		expect_exit 0 opts a --flag "$h" --frob --value &&
+		expect_eq "$(cat "$TEST_DIR/stdout")" "$(opts --help)" "stdout of $h" &&
+		grep -q "^Usage: opts " "$TEST_DIR/stdout" &&
+		expect_eq "$(cat "$TEST_DIR/stderr")" "" "stderr of $h" || return 1
+	done &&
+	expect_exit 2 opts --frob --help && expect_one_line_error "unknown option --frob"
+'
 
 test_expect_success 'stage_ticker: a stage line per period with the objects so far, none after a kill' '
 	d=$TEST_DIR/obj && mkdir -p "$d/lib" && touch "$d/a.o" "$d/lib/b.o" "$d/lib/c.c" &&
