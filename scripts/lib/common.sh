@@ -147,6 +147,20 @@ opt_parse() {
 	done
 }
 
+# opt_arg VAR WHAT: VAR, the one argument opt_parse left (empty when
+# there is none); a second one is "more than one WHAT given: A, B".
+opt_arg() {
+	[ ${#OPT_ARGS[@]} -le 1 ] ||
+		die "$EX_USAGE" "more than one $2 given: ${OPT_ARGS[0]}, ${OPT_ARGS[1]}"
+	printf -v "$1" '%s' "${OPT_ARGS[0]:-}"
+}
+
+# opt_no_args: for a command that takes options only, opt_parse left no
+# argument ("unknown argument A (see --help)").
+opt_no_args() {
+	[ ${#OPT_ARGS[@]} -eq 0 ] || die "$EX_USAGE" "unknown argument ${OPT_ARGS[0]} (see --help)"
+}
+
 # _opt_set TO VALUE: an option's value to its VAR, VAR+ or FUNC() (opt_parse).
 _opt_set() {
 	case $1 in
