@@ -109,6 +109,24 @@ test_expect_success 'opt_parse: -h and --help print the usage and exit 0, in the
 	expect_exit 2 opts --frob --help && expect_one_line_error "unknown option --frob"
 '
 
+test_expect_success 'opt_arg: the one argument, or none; a second one is an error' '
+	expect_exit 0 lib "usage() { :; }; t=old; opt_parse \"\" -- -x; opt_arg t tree; echo \"t=\$t\"" &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "t=-x" "one argument" &&
+	expect_exit 0 lib "usage() { :; }; t=old; opt_parse \"\"; opt_arg t tree; echo \"t=\$t\"" &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "t=" "no argument" &&
+	expect_exit 2 lib "usage() { :; }; t=old; opt_parse \"\" a \"b c\"; opt_arg t \"build directory\"; echo \"t=\$t\"" &&
+	stderr_is "lib: error: more than one build directory given: a, b c" &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "" stdout
+'
+
+test_expect_success 'opt_no_args: for a command without arguments, the first one is an error' '
+	expect_exit 0 lib "usage() { :; }; f=0; opt_parse \"--f f\" --f; opt_no_args; echo \"f=\$f\"" &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "f=1" stdout &&
+	expect_exit 2 lib "usage() { :; }; f=0; opt_parse \"--f f\" x --f; opt_no_args; echo \"f=\$f\"" &&
+	stderr_is "lib: error: unknown argument x (see --help)" &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "" stdout
+'
+
 test_expect_success 'stage_ticker: a stage line per period with the objects so far, none after a kill' '
 	d=$TEST_DIR/obj && mkdir -p "$d/lib" && touch "$d/a.o" "$d/lib/b.o" "$d/lib/c.c" &&
 	PROGRESS_EVERY=1 expect_exit 0 lib "t=\$(stage_ticker \"$d\" \"build Image\" arm64); sleep 2.5; kill \$t; sleep 1.5" &&
