@@ -97,7 +97,6 @@ die() {
 # is one line, EX_USAGE.  Options and arguments come in any order; the
 # arguments, in order, are left in the array OPT_ARGS, for the command to
 # check how many it takes.
-OPT_UNKNOWN='unknown option'
 opt_parse() {
 	local IFS=$' \t\n' _op_i _op_name _op_to _op_val
 	local -a _op_spec=()
@@ -141,7 +140,7 @@ opt_parse() {
 		elif [ -n "${_op_flag[$_op_name]+set}" ]; then
 			die "$EX_USAGE" "$_op_name takes no value"
 		else
-			die "$EX_USAGE" "$OPT_UNKNOWN $1 (see --help)"
+			die "$EX_USAGE" "unknown option $1 (see --help)"
 		fi
 		shift
 	done
@@ -176,15 +175,6 @@ _opt_set() {
 _opt_help() {
 	usage
 	exit "$EX_OK"
-}
-
-# need_value OPTION ARGC [VALUE]: in an option loop, OPTION ($1) must be
-# followed by a value ($2) that is not itself an option.  (scripts/pipeline's,
-# until it uses opt_parse.)
-need_value() {
-	if [ "$2" -lt 2 ] || [ -z "${3:-}" ] || [ "${3#-}" != "$3" ]; then
-		die "$EX_USAGE" "$1 needs a value"
-	fi
 }
 
 elapsed() { echo $((EPOCHSECONDS - _lib_t0)); }
