@@ -117,7 +117,7 @@ test_expect_success 'bench-icount: bad input is one line and exit 2, before any 
 	expect_exit 2 bench-icount --runs 0 --out "$TEST_DIR/bo" &&
 	expect_one_line_error "--runs: .0. is not 1 to 9" &&
 	expect_exit 2 bench-icount --bogus &&
-	expect_one_line_error "unknown option: --bogus" &&
+	expect_one_line_error "unknown option --bogus" &&
 	[ ! -e "$TEST_DIR/bo" ] &&
 	# No progress line of the tree copy or the build: the refusal came first.
 	! grep -qE "work-[t]ree|build-[k]ernel" "$TEST_DIR/stderr"
@@ -266,7 +266,7 @@ test_expect_success 'defconfig-builds: a bad target or check table is one error 
 	expect_exit 2 defconfig-builds --targets "armv5 nope" &&
 	expect_one_line_error "unknown target .nope." &&
 	expect_exit 2 defconfig-builds --frob &&
-	expect_one_line_error "unknown option: --frob" &&
+	expect_one_line_error "unknown option --frob" &&
 	expect_exit 2 defconfig-builds --kernel "$TEST_DIR/nonexistent" --targets armv5 &&
 	expect_one_line_error "nonexistent: no such directory" &&
 	mkdir "$TEST_DIR/ev" && cp "$TOP"/configs/evidence/SCHEMA "$TOP"/configs/evidence/*.conf "$TEST_DIR/ev/" &&
