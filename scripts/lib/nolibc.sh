@@ -6,7 +6,7 @@
 # scripts/stages/build-init, scripts/stages/build-workloads (the guest
 # programs of a target table: the last section) and the LoongArch
 # evidence programs.  Source it after scripts/lib/common.sh (and, for the
-# guest programs, scripts/lib/targets.sh); it is not a program.
+# guest programs, scripts/lib/tables.sh); it is not a program.
 
 # nolibc_tree [TREE]: the absolute path of the tree whose nolibc to use:
 # TREE as scripts/get-kernel takes it (a base such as 6.12, or a path), by
@@ -127,7 +127,7 @@ nolibc_setup() {
 
 # --- the guest programs (tests/guest/) -------------------------------------
 
-# nolibc_target TARGET: load TARGET's table (scripts/lib/targets.sh, which
+# nolibc_target TARGET: load TARGET's table (scripts/lib/tables.sh, which
 # the caller sources) for building a guest program: dies (EX_USAGE) when
 # its INIT_CC or INIT_MACHINE is empty, or INIT_CC or readelf is missing.
 nolibc_target() {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
-# The target and board tables through their one loader (scripts/lib/targets.sh,
+# The target and board tables through their one loader (scripts/lib/tables.sh,
 # shown by scripts/targets): every shipped table loads, the schema's
 # defaults apply, a bad table (unknown, duplicated, missing or empty key,
 # a syntax error, code) is one error line naming the file, the line and
@@ -89,7 +89,7 @@ c" "all targets" &&
 
 test_expect_success 'workload tables: every shipped one loads; a bad PROVES, TARGET, PROGRAM or REPRO is one line' '
 	for w in $(cd "$TOP/configs/workloads" && ls *.conf | sed "s/\.conf\$//"); do
-		bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/targets.sh\" && workload_load \"\$1\" && targets \"\$TARGET\" >/dev/null" - "$w" ||
+		bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/tables.sh\" && workload_load \"\$1\" && targets \"\$TARGET\" >/dev/null" - "$w" ||
 			{ fail "workload table $w does not load"; return 1; }
 	done &&
 	w=$TEST_DIR/workloads && mkdir -p "$w" &&
@@ -102,7 +102,7 @@ test_expect_success 'workload tables: every shipped one loads; a bad PROVES, TAR
 		"r 2 REPRO: no patches/repro/LINE-nosuch\.patch"; do
 		set -- $c &&
 		name=$1 code=$2 && shift 2 &&
-		WORKLOAD_TABLES=$w expect_exit "$code" bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/targets.sh\" && workload_load \"\$1\"" - "$name" || return 1
+		WORKLOAD_TABLES=$w expect_exit "$code" bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/tables.sh\" && workload_load \"\$1\"" - "$name" || return 1
 		[ "$code" = 0 ] || expect_one_line_error "workloads/$name\.conf:[0-9]+: $*" || return 1
 	done
 '
@@ -143,7 +143,7 @@ test_expect_success 'defaults apply; a value of the table wins over its default'
 '
 
 test_expect_success 'the loader sets the keys as the caller'"'"'s shell variables' '
-	out=$(bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/targets.sh\" &&
+	out=$(bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/tables.sh\" &&
 		f() { local ARCH=none; target_load armv5; echo \"\$ARCH\"; }; f; echo \"\${ARCH-unset} \$QEMU_CPU \$DTB\"") &&
 	expect_eq "$out" "arm
 unset arm926 arch/arm/boot/dts/arm/versatile-pb.dtb" "variables"
