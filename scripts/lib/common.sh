@@ -179,17 +179,19 @@ _opt_help() {
 
 elapsed() { echo $((EPOCHSECONDS - _lib_t0)); }
 
-# stage NAME [TARGET]: progress line for a long step.
-stage() {
+# progress NAME [TARGET]: the progress line of a long step, on stderr
+# ("[  12s] PROG: NAME (TARGET)").  A step, not a stage: a stage is a unit
+# of the pipeline with a record in build/report/stages/ (docs/results.md).
+progress() {
 	printf '[%4ss] %s: %s%s\n' "$(elapsed)" "$PROG" "$1" "${2:+ ($2)}" >&2
 }
 
-# stage_ticker DIR NAME [TARGET]: in the background, a stage line every
+# progress_ticker DIR NAME [TARGET]: in the background, a progress line every
 # $PROGRESS_EVERY seconds (default 60) with the objects DIR holds so far,
 # for a build too long to wait on in silence.  Prints its PID; the caller
 # kills it when the build ends (at_exit, for a build that fails), and it
 # ends by itself once the script is gone.
-stage_ticker() {
+progress_ticker() {
 	local dir=$1 name=$2 target=${3:-}
 	(
 		# The sleep holds no stream of the script's (a reader of its
@@ -201,7 +203,7 @@ stage_ticker() {
 			nap=$!
 			wait $nap
 			kill -0 $$ 2>/dev/null || exit 0
-			stage "$name: $(find "$dir" -name '*.o' 2>/dev/null | wc -l) objects so far" "$target"
+			progress "$name: $(find "$dir" -name '*.o' 2>/dev/null | wc -l) objects so far" "$target"
 		done
 	) >/dev/null &
 	echo $!

@@ -201,7 +201,7 @@ evidence_workdir() {
 evidence_make_variants() {
 	evidence_variants "$1" "$2" "$3" "$EX_FAIL" \
 		"$(basename "$2") applies to $4 neither forward nor reverse (without fuzz)"
-	stage "making the variants" "$VARIANT_DIRECTION"
+	progress "making the variants" "$VARIANT_DIRECTION"
 	printf '%s\n' "$EV_VARIANT_CMDS" >&2
 }
 
@@ -307,7 +307,7 @@ evidence_result() { if [ "$EV_FAILED" = 0 ]; then echo pass; else echo fail; fi;
 # evidence_done WHAT: the last progress line (every WHAT passed, or not),
 # then exit 0, or 1 once a TAP line was not ok.
 evidence_done() {
-	stage "done: $([ "$EV_FAILED" = 0 ] && echo "every $1 passed" || echo "a $1 FAILED")"
+	progress "done: $([ "$EV_FAILED" = 0 ] && echo "every $1 passed" || echo "a $1 FAILED")"
 	exit "$EV_FAILED"
 }
 
@@ -344,7 +344,7 @@ evidence_variants_default() {
 	k=$(base_default)
 	if [ ! -f "$v/rework.cflags" ] ||
 		[ "$(kernel_version "$v/linux-$(kernel_line "$k")" 2>/dev/null)" != "$(kernel_version "$("$TOP/scripts/get-kernel" "$k")")" ]; then
-		stage "creating $v (the $(base_default) tree)" >&2
+		progress "creating $v (the $(base_default) tree)" >&2
 		rm -rf "$v"
 		run "$TOP/scripts/evidence/unaligned/unaligned-variants" "$v" >&2
 	fi

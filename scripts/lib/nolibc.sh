@@ -66,7 +66,7 @@ nolibc_uapi() {
 		exec {lockfd}>>"$BUILD/nolibc/.lock"
 		flock "$lockfd"
 		if [ ! -f "$dir/include/linux/types.h" ]; then
-			stage "installing the UAPI headers of $tree" "ARCH=$karch"
+			progress "installing the UAPI headers of $tree" "ARCH=$karch"
 			tmp=$(mktemp -d "$BUILD/nolibc/.tmp.XXXXXX")
 			# Not the caller's make flags or variables (make test's).
 			printf '+ %s\n' "make -s -C $tree O=$tmp/obj ARCH=$karch headers" >&2
