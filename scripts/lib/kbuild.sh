@@ -3,7 +3,7 @@
 # scripts/stages/build-kernel, or a tree built in place): its .config
 # header, its vmlinux, the source tree it was built from and its .cmd
 # files.  Used by the commands that take KBUILD arguments
-# (scripts/stages/check-sparse and the harnesses that rebuild a build's
+# (scripts/checks/check-sparse and the harnesses that rebuild a build's
 # objects).  Source it after common.sh; it only reads the build.
 
 # kbuild_check KBUILD [SYMBOL WHAT]: dies (EX_USAGE) unless KBUILD is a

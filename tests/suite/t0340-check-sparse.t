@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
-# scripts/stages/check-sparse on the x86_64 build of 6.12 (Debian 12's sparse
+# scripts/checks/check-sparse on the x86_64 build of 6.12 (Debian 12's sparse
 # 0.6.4 cannot parse 7.x: that build is skipped, with the reason): sparse finds no warning
 # that the series adds in the C files it touches and the users of the
 # headers it touches; the builds are left alone; an endian bug planted in
