@@ -1,8 +1,9 @@
-# Facts for the 0001/0002 verdict: the strict-aliasing suite (alias), the
-# code generation table (codegen) and the real ARMv5 objects (objects).
-(.stages.alias.results // []) as $a
-| (.stages.codegen.rows // []) as $c
-| (.stages.objects.summary // {}) as $o
+# Facts for the 0001/0002 verdict: the strict-aliasing suite
+# (unaligned-suite), the code generation table (codegen-table) and the
+# real ARMv5 objects (objects-armv5).
+(.stages["unaligned-suite"].results // []) as $a
+| (.stages["codegen-table"].rows // []) as $c
+| (.stages["objects-armv5"].summary // {}) as $o
 | {
 	show: (($a | length) > 0 or ($c | length) > 0),
 	status: $status,
@@ -14,7 +15,7 @@
 	memcpy_calls: ([$c[] | select(.form == "memcpy" and .status == "ok") | .memcpy_calls] | add // 0),
 	objects: ($o.built != null),
 	objects_built: ($o.built // 0),
-	objects_version: (.stages.objects.version // "?"),
+	objects_version: (.stages["objects-armv5"].version // "?"),
 	objects_shipped: ($o.shipped_form // "?"),
 	objects_identical: (($o.rework_text_differs // 1) == 0),
 	objects_differ: $o.rework_text_differs,

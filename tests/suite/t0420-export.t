@@ -27,8 +27,8 @@ outdir=$TEST_DIR/out
 export me placeholder_name placeholder_email repo head refs outdir
 
 # A results.json about this tree, as 'make' writes it: the apply stage of
-# a dry run on the pristine 7.3 tree, an objects stage with a section of
-# its own, through scripts/report.
+# a dry run on the pristine 7.3 tree, an objects stage (objects-armv5)
+# with a section of its own, through scripts/report.
 # shellcheck source=scripts/lib/common.sh
 . "$SCRIPTS/lib/common.sh"
 # shellcheck source=scripts/lib/results.sh
@@ -38,9 +38,9 @@ mkdir -p "$rep/stages"
 : >"$TEST_DIR/inputs"
 "$SCRIPTS/apply" --dry-run --json "$rep/stages/apply.json" "$(kernel_tree 7.3)" >/dev/null
 stage_wrap "$rep/stages/apply.json" apply series series 0 1 "$TEST_DIR/inputs"
-jq -n '{result: "pass"}' >"$rep/stages/objects.json"
-stage_wrap "$rep/stages/objects.json" objects objects "0001 0002" 0 1 "$TEST_DIR/inputs"
-printf '## objects\n\n| target | wrong |\n| --- | --- |\n| armv5 | 0 |\n' >"$rep/stages/objects.md"
+jq -n '{result: "pass"}' >"$rep/stages/objects-armv5.json"
+stage_wrap "$rep/stages/objects-armv5.json" objects-armv5 objects "0001 0002" 0 1 "$TEST_DIR/inputs"
+printf '## objects\n\n| target | wrong |\n| --- | --- |\n| armv5 | 0 |\n' >"$rep/stages/objects-armv5.md"
 "$SCRIPTS/report" "$rep" 2>/dev/null
 results=$rep/results.json
 export results
