@@ -44,11 +44,27 @@ bench: deps
 bench-boot: deps
 	scripts/bench/bench-boot
 
+# The opt-in measurements below (bench-icount, evidence-armv5,
+# evidence-loongarch-gcc) each write RESULT.json and its report section
+# RESULT.md beside it, at the path RESULT_TARGET says for the KERNEL (and
+# TOOLCHAIN, SHORT) given: the one place these paths are written.
+# 'make -s --no-print-directory evidence-path-TARGET KERNEL=...' prints it
+# (nothing for a target without one): scripts/evidence/measured asks, for
+# the evidence tables that show these measurements in the report
+# (configs/evidence/SCHEMA).  Their directories are ?=: the environment
+# can move one (the tests do).
+evidence-path-%:
+	@echo $(RESULT_$*)
+
 # Guest instructions per operation of the threads' workloads
 # (configs/workloads/), each target's kernel as shipped and with the
 # series, under QEMU -icount; WORKLOADS= picks some, SHORT=1 the short runs.
+# Without KERNEL, bench-icount's own OUT is the default kernel's: the
+# path of KERNEL=that kernel.
+BENCH_ICOUNT ?= build/bench-icount/$(notdir $(patsubst %/,%,$(KERNEL)))$(if $(SHORT),-short)
+RESULT_bench-icount = $(if $(KERNEL),$(BENCH_ICOUNT)/icount.json)
 bench-icount: deps
-	scripts/bench/bench-icount $(if $(KERNEL),--kernel $(KERNEL)) $(if $(SHORT),--short) $(WORKLOADS)
+	scripts/bench/bench-icount $(if $(KERNEL),--kernel $(KERNEL) --out $(BENCH_ICOUNT)) $(if $(SHORT),--short) $(WORKLOADS)
 
 # Opt-in, not in CI: the whole imx_v4_v5_defconfig kernel built three ways
 # (shipped, 7.0 memcpy() form, series applied): with GCC 16.2 on 7.3.4
@@ -57,11 +73,12 @@ bench-icount: deps
 # KERNEL= and TOOLCHAIN= apply (make evidence-armv5 KERNEL=7.3
 # TOOLCHAIN=gcc-16: the reporter's compiler); each pair has its own
 # directory.
-EVIDENCE_ARMV5 = build/evidence-armv5$(if $(KERNEL),-$(notdir $(KERNEL)))$(if $(TOOLCHAIN),-$(TOOLCHAIN))
+EVIDENCE_ARMV5 ?= build/evidence-armv5$(if $(KERNEL),-$(notdir $(KERNEL)))$(if $(TOOLCHAIN),-$(TOOLCHAIN))
+RESULT_evidence-armv5 = $(EVIDENCE_ARMV5)/evidence.json
 evidence-armv5: deps
 	scripts/evidence/unaligned/objects-armv5 --full $(if $(KERNEL),--kernel $(KERNEL)) \
-		$(if $(TOOLCHAIN),--toolchain $(TOOLCHAIN)) --json $(EVIDENCE_ARMV5)/evidence.json \
-		--markdown $(EVIDENCE_ARMV5)/evidence.md $(EVIDENCE_ARMV5)
+		$(if $(TOOLCHAIN),--toolchain $(TOOLCHAIN)) --json $(RESULT_evidence-armv5) \
+		--markdown $(RESULT_evidence-armv5:.json=.md) $(EVIDENCE_ARMV5)
 
 # Opt-in, not in CI: each target's FULL_DEFCONFIG kernel (x86_64_defconfig,
 # arm64 defconfig, imx_v4_v5_defconfig, loongson64_defconfig; before 7.x
@@ -74,10 +91,11 @@ defconfig-builds: deps
 # Opt-in: LoongArch's syscall_get_arguments() per compiler (GCC 14 to 16
 # from the toolchain root, clang-22), with syscall auditing: as shipped,
 # with 0005, and without -fno-builtin-mem*; a kernel build per compiler.
-EVIDENCE_LOONGARCH = build/evidence-loongarch$(if $(KERNEL),-$(notdir $(KERNEL)))
+EVIDENCE_LOONGARCH ?= build/evidence-loongarch$(if $(KERNEL),-$(notdir $(KERNEL)))
+RESULT_evidence-loongarch-gcc = $(EVIDENCE_LOONGARCH)/compilers.json
 evidence-loongarch-gcc: deps
 	scripts/evidence/syscall-args-loongarch/syscall-args-compilers $(if $(KERNEL),--kernel $(KERNEL)) \
-		--json $(EVIDENCE_LOONGARCH)/compilers.json --markdown $(EVIDENCE_LOONGARCH)/compilers.md
+		--json $(RESULT_evidence-loongarch-gcc) --markdown $(RESULT_evidence-loongarch-gcc:.json=.md)
 
 # The LAVA QEMU jobs of KERNEL's TARGETS on LAVA's own dispatcher (make
 # test runs the four targets on 7.3); results in build/lava-local/.
