@@ -25,7 +25,7 @@ test_expect_success TOOLROOT_GCC16 'GCC 16.2: the rework is the packed form in e
 # of it changes (here only a message line): its sources are the series'.
 test_expect_success TOOLROOT_GCC16 'a changed series makes the rework tree again; an unchanged one reuses it' '
 	cp -r "$TOP/patches" "$TEST_DIR/patches" &&
-	# A line more in 0004's message (before its "---"): another series.
+	# A line more in the message of 0004 (before its ---): another series.
 	sed -i "0,/^---\$/s//Cc: nobody@example.invalid\n&/" "$TEST_DIR/patches/mainline/0004-"*.patch &&
 	! cmp -s "$TEST_DIR/patches/mainline/0004-"*.patch "$TOP/patches/mainline/0004-"*.patch &&
 	for run in changed same; do
