@@ -294,7 +294,7 @@ owner_writable() {
 
 # stat_paths PATH...: STAT_MODE[PATH] (octal) and STAT_OWNER[PATH]
 # (uid:gid) of each PATH not read yet in this process, by one stat.
-declare -A STAT_MODE=() STAT_OWNER=()
+declare -gA STAT_MODE=() STAT_OWNER=()
 stat_paths() {
 	local p m o todo=()
 	for p in "$@"; do [ -n "${STAT_MODE[$p]+set}" ] || todo+=("$p"); done
@@ -333,6 +333,16 @@ need_cmd() {
 	for c in "$@"; do
 		command -v "$c" >/dev/null 2>&1 ||
 			die "$EX_USAGE" "$c not found: run 'make deps' first"
+	done
+}
+
+# lib_use NAME...: source scripts/lib/NAME.sh, each of them.  Sourced in
+# a function, a library declares its globals with declare -g.
+lib_use() {
+	local _lu
+	for _lu; do
+		# shellcheck source=/dev/null # each library is checked on its own
+		. "$TOP/scripts/lib/$_lu.sh" || die "$EX_USAGE" "scripts/lib/$_lu.sh cannot be read"
 	done
 }
 

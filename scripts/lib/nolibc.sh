@@ -138,6 +138,48 @@ nolibc_target() {
 	need_cmd "$INIT_CC" readelf
 }
 
+# nolibc_programs LABEL SRCDIR "NAME..." ARG...: the body of build-init
+# and build-workloads, whose command line ARG... is [--nolibc TREE]
+# TARGET OUT (their usage for --help).  Builds each SRCDIR/NAME.c for
+# TARGET (nolibc_target, nolibc_guest) and checks it static; only when all
+# are built and checked do they replace OUT/NAME (no mix of old and new).
+# Prints each OUT/NAME.
+nolibc_programs() {
+	local label=$1 srcdir=$2 names=() nolibc='' target out p
+	read -r -a names <<<"$3"
+	shift 3
+	opt_parse '--nolibc= nolibc' "$@"
+	[ ${#OPT_ARGS[@]} -eq 2 ] || die "$EX_USAGE" "need TARGET and OUT (see --help)"
+	target=${OPT_ARGS[0]} out=${OPT_ARGS[1]}
+	nolibc_target "$target"
+	for p in "${names[@]}"; do
+		[ -f "$srcdir/$p.c" ] || die "$EX_USAGE" "$srcdir/$p.c: missing"
+	done
+	nolibc_guest "$nolibc"
+
+	mkdir -p "$out" || die "$EX_USAGE" "$out: cannot create"
+	out=$(cd "$out" && pwd -P)
+	# A global: at_exit runs after this function has returned.
+	_nolibc_tmp=$out/.build.$$
+	# shellcheck disable=SC2016 # expanded at exit
+	at_exit 'rm -rf "$_nolibc_tmp"'
+	mkdir "$_nolibc_tmp"
+
+	progress "building $label" "$target"
+	log "$target: nolibc of $NOLIBC_TREE ($NOLIBC_VERSION), UAPI headers $NOLIBC_UAPI"
+	for p in "${names[@]}"; do
+		nolibc_guest_build "$target" "$_nolibc_tmp/$p" "$srcdir/$p.c"
+		nolibc_check_static "$target" "$_nolibc_tmp/$p" "$p"
+	done
+	for p in "${names[@]}"; do
+		mv -f "$_nolibc_tmp/$p" "$out/$p"
+		log "$target: $out/$p: static $INIT_MACHINE executable, $(stat -c %s "$out/$p") bytes (nolibc of $NOLIBC_VERSION)"
+	done
+	for p in "${names[@]}"; do
+		printf '%s\n' "$out/$p"
+	done
+}
+
 # nolibc_guest TREE: nolibc_setup for the target nolibc_target loaded,
 # with the nolibc of TREE (as nolibc_tree takes it), and GUEST_CFLAGS, the
 # flags of a guest program: the table's INIT_CFLAGS (a list of words by

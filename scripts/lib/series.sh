@@ -242,7 +242,7 @@ index_preimages() { patch_files "$1" | awk '{ print "Preimage: " $1 " " $2 }'; }
 # none, unless it changes a mode or makes or deletes an empty file: GNU
 # patch takes any other for "nothing to do", so a header-only or cut-off
 # patch would be "already present"); a symlink changed.
-declare -A _PATCH_ROWS=() _PATCH_CHECK=() _PATCH_HUNKS=()
+declare -gA _PATCH_ROWS=() _PATCH_CHECK=() _PATCH_HUNKS=()
 patch_parse() {
 	local f todo=()
 	for f in "$@"; do
@@ -371,8 +371,8 @@ _patch_die() {
 # present, not-needed or disabled), SERIES_FILE[NAME] (the patch to use,
 # for patch and present) and SERIES_NOTE[NAME] (the reason, or the override
 # it comes from).  Dies on a malformed series, entry or patch.
-declare -a SERIES_ENTRIES=() _SERIES_CHECKS=()
-declare -A SERIES_FILE=() SERIES_NOTE=()
+declare -ga SERIES_ENTRIES=() _SERIES_CHECKS=()
+declare -gA SERIES_FILE=() SERIES_NOTE=()
 series_load() {
 	series_read "$@"
 	series_check
@@ -672,7 +672,7 @@ record_base() {
 
 # record_load TREE: RECORD_ENTRIES, newest first: "applied NAME" (its
 # patch is TREE/RECORD_DIR/NAME) or "present NAME" (was already there).
-declare -a RECORD_ENTRIES=()
+declare -ga RECORD_ENTRIES=()
 record_load() {
 	local rec=$1/$RECORD_DIR name st
 	record_exists "$1" ||
@@ -747,7 +747,7 @@ sources_json() {
 # tree_blobs TREE PATH...: TREE_BLOB[PATH], the git blob of each PATH that
 # is a regular file in TREE (not a symlink; "" for none), hashed by one run
 # of git; an absolute PATH is a file outside TREE (a patch, say).
-declare -A TREE_BLOB=()
+declare -gA TREE_BLOB=()
 tree_blobs() {
 	local tree=$1 p f i paths=() hashes=()
 	shift

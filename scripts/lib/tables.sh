@@ -287,6 +287,38 @@ evidence_load() {
 		die "$EX_USAGE" "$(_table_where PROVES): PROVES: '$PROVES' is not patch numbers (0003, \"0001 0002\") or series"
 }
 
+# evidence_command ARRAY MAP: ARRAY (a name), the words of the loaded
+# table's COMMAND with its placeholders filled in from MAP (the name of an
+# associative array, {KEY} -> MAP[KEY]), the command made absolute.  A
+# word that is one placeholder becomes the lines of its value (none when
+# it is empty: {kbuilds} is a list); a placeholder inside a word is
+# replaced in place.  Dies (EX_USAGE) on a placeholder MAP has no key for.
+evidence_command() {
+	local -n _ec_cmd=$1 _ec_map=$2
+	local w k
+	local -a lines
+	_ec_cmd=()
+	for w in $COMMAND; do
+		if [[ $w =~ ^\{([^{}]+)\}$ ]]; then
+			k=${BASH_REMATCH[1]}
+			[ -n "${_ec_map[$k]+set}" ] ||
+				die "$EX_USAGE" "$(_table_where COMMAND): COMMAND: unknown placeholder $w"
+			mapfile -t lines <<<"${_ec_map[$k]}"
+			[ -z "${_ec_map[$k]}" ] || _ec_cmd+=("${lines[@]}")
+			continue
+		fi
+		while [[ $w =~ \{([^{}]+)\} ]]; do
+			k=${BASH_REMATCH[1]}
+			[ -n "${_ec_map[$k]+set}" ] ||
+				die "$EX_USAGE" "$(_table_where COMMAND): COMMAND: unknown placeholder {$k} in $w"
+			w=${w//"{$k}"/"${_ec_map[$k]}"}
+		done
+		_ec_cmd+=("$w")
+	done
+	[ ${#_ec_cmd[@]} -gt 0 ] || die "$EX_USAGE" "$(_table_where COMMAND): COMMAND is empty"
+	[ "${_ec_cmd[0]#/}" != "${_ec_cmd[0]}" ] || _ec_cmd[0]=$TOP/${_ec_cmd[0]}
+}
+
 # --- workload tables ----------------------------------------------------------
 
 WORKLOAD_TABLES=${WORKLOAD_TABLES:-$TOP/configs/workloads}

@@ -276,6 +276,26 @@ test_expect_success 'defconfig-builds: a bad target or check table is one error 
 	[ ! -e "$TEST_DIR/out" ]
 '
 
+test_expect_success 'evidence_command: placeholders filled, a list split, one in a word, an unknown one refused' '
+	mkdir "$TEST_DIR/evc" && cp "$TOP"/configs/evidence/SCHEMA "$TEST_DIR/evc/" &&
+	printf "%s\n" PROVES=0003 KIND=harness ORDER=1 \
+		"COMMAND=\"scripts/x --json {json} {kbuilds} in/{name}.md {obj:arm64} {tree}\"" >"$TEST_DIR/evc/t.conf" &&
+	cat >"$TEST_DIR/fill" <<-\EOF &&
+	. "$TOP/scripts/lib/common.sh"
+	lib_use tables
+	evidence_load t
+	declare -A m=([json]="/a b.json" [name]=n [obj:arm64]= [tree]=/t
+		[kbuilds]=$(printf "%s\n" --kbuild /k1 --kbuild /k2))
+	evidence_command c m
+	printf "<%s>" "${c[@]}"
+	EOF
+	got=$(EVIDENCE_TABLES=$TEST_DIR/evc bash "$TEST_DIR/fill") &&
+	expect_eq "$got" "<$TOP/scripts/x><--json></a b.json><--kbuild></k1><--kbuild></k2><in/n.md></t>" "the command" &&
+	sed -i "s|{tree}|{trees}|" "$TEST_DIR/evc/t.conf" &&
+	EVIDENCE_TABLES=$TEST_DIR/evc expect_exit 2 bash "$TEST_DIR/fill" &&
+	expect_one_line_error "t.conf:[0-9]*: COMMAND: unknown placeholder .trees."
+'
+
 test_expect_success 'the schemas: every key documented, no key in both' '
 	for s in targets boards; do
 		awk -v f="$s/SCHEMA" "/^[A-Z][A-Z0-9_]*(=|\$)/ && prev !~ /^#/ { print f \": undocumented: \" \$0; bad = 1 }

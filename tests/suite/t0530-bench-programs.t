@@ -201,7 +201,7 @@ test_expect_success 'build-workloads: --help; an unknown target, missing argumen
 	expect_exit 2 build-workloads nosuch "$TEST_DIR/x" &&
 	expect_one_line_error "unknown target .nosuch. \(one of: .*x86_64" &&
 	expect_exit 2 build-workloads x86_64 &&
-	expect_one_line_error "need TARGET and OUTDIR" &&
+	expect_one_line_error "need TARGET and OUT" &&
 	expect_exit 2 build-workloads --bogus x86_64 "$TEST_DIR/x" &&
 	expect_one_line_error "unknown option --bogus" &&
 	[ ! -e "$TEST_DIR/x" ]
