@@ -96,4 +96,28 @@ test_expect_success 'under make test, a missing required prerequisite fails the 
 	grep -qx "#   missing prerequisite KBUILD_FAKE, which .make test. makes: not built" "$TEST_DIR/tap"
 '
 
+# tree_sum of a tree large enough for its content cache (20000 files or
+# more): the cache is read (a poisoned entry changes the sum), agrees with
+# an empty cache, and any change of content, mode, name or link changes
+# the sum; a file written in the last two seconds is not cached.
+test_expect_success 'tree_sum: its content cache is read, agrees with a cold one, and sees every change' '
+	big=$TEST_DIR/big && mkdir -p "$big/a" "$big/b" &&
+	(cd "$big/a" && seq 1 10000 | xargs touch && cd ../b && seq 1 10000 | sed "s/$/.c/" | xargs touch) &&
+	echo one >"$big/a/1" && echo two >"$big/b/1.c" && ln -s a/1 "$big/l" &&
+	touch -d "1 minute ago" "$big/a/1" "$big/b/1.c" &&
+	export TREE_SUM_CACHE=$TEST_DIR/cache &&
+	s0=$(tree_sum "$big") && [ -s "$TREE_SUM_CACHE" ] &&
+	grep -q "	$(echo one | md5sum | cut -c1-32)\$" "$TREE_SUM_CACHE" &&
+	expect_eq "$(tree_sum "$big")" "$s0" "a second sum" &&
+	rm "$TREE_SUM_CACHE" && expect_eq "$(tree_sum "$big")" "$s0" "the sum with an empty cache" &&
+	sed -i "s/	$(echo one | md5sum | cut -c1-32)\$/	00000000000000000000000000000000/" "$TREE_SUM_CACHE" &&
+	[ "$(tree_sum "$big")" != "$s0" ] &&
+	rm "$TREE_SUM_CACHE" && tree_sum "$big" >/dev/null &&
+	echo ONE >"$big/a/1" && s1=$(tree_sum "$big") && [ "$s1" != "$s0" ] &&
+	! grep -q "	$(echo ONE | md5sum | cut -c1-32)\$" "$TREE_SUM_CACHE" &&
+	chmod 600 "$big/a/2" && s2=$(tree_sum "$big") && [ "$s2" != "$s1" ] &&
+	mv "$big/a/3" "$big/a/3x" && s3=$(tree_sum "$big") && [ "$s3" != "$s2" ] &&
+	ln -sfn b/1.c "$big/l" && s4=$(tree_sum "$big") && [ "$s4" != "$s3" ]
+'
+
 test_done

@@ -442,7 +442,7 @@ pristine_sum() { tree_sum "$(kernel_tree "$1")"; }
 
 # tree_sum DIR: a checksum of every entry under DIR: its path, type, mode,
 # link target and, for a file, its content.  Content hashes are kept in
-# build/tests/.content-md5 by the file's identity (device, inode, birth
+# TREE_SUM_CACHE (build/tests/.content-md5) by the file's identity (device, inode, birth
 # time, size, mtime): a write changes the mtime and a new file has a new
 # birth, so only files not seen as they are now are read.  A hard-linked
 # copy of a pristine tree (copy_tree) is then summed without reading its
@@ -451,14 +451,14 @@ pristine_sum() { tree_sum "$(kernel_tree "$1")"; }
 # 20000 files: the mini trees of t0035, whose tar takes a few ms, where
 # reading the cache would take a second), are summed whole, with tar.
 tree_sum() {
-	local dir=$1 cache=$TOP/build/tests/.content-md5 tmp rc=0
+	local dir=$1 cache=${TREE_SUM_CACHE:-$TOP/build/tests/.content-md5} tmp rc=0
 	if [ "$(find "$dir" -type f -print 2>/dev/null | head -n 20000 | wc -l)" -lt 20000 ] ||
 		[ -n "$(find "$dir" \( -name $'*\t*' -o -name $'*\n*' -o -name '*\\*' \) -print -quit)" ]; then
 		tar -C "$dir" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - . |
 			md5sum | cut -d' ' -f1
 		return
 	fi
-	mkdir -p "$TOP/build/tests" && touch "$cache" || return 1
+	mkdir -p "$TOP/build/tests" "$(dirname "$cache")" && touch "$cache" || return 1
 	tmp=$(mktemp -d "$TOP/build/tests/.tree-sum.XXXXXX") || return 1
 	(
 		set -o pipefail
