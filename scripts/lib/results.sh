@@ -22,12 +22,26 @@ RESULTS_KINDS='series build boot harness benchmark objects codegen check setup b
 # --- inputs ------------------------------------------------------------------
 
 # inputs_files LABEL FILE...: "LABEL PATH SHA256" per existing file, "LABEL
-# PATH absent" per missing one: lines of a stage's inputs.
+# PATH absent" per missing one: lines of a stage's inputs.  One sha256sum
+# for all of them: a no-op 'make' hashes a few thousand files.
 inputs_files() {
-	local label=$1 f
+	local label=$1 f line
 	shift
-	for f in "$@"; do
-		if [ -f "$f" ]; then
+	local -a have=()
+	local -A sum=()
+	for f; do [ ! -f "$f" ] || have+=("$f"); done
+	if [ ${#have[@]} -gt 0 ]; then
+		# "HASH  NAME" (64 + 2 characters before NAME); a name sha256sum
+		# had to escape (a backslash, a newline) starts its line with
+		# "\" and is hashed alone below.
+		while IFS= read -r line; do
+			[ "${line:0:1}" = $'\\' ] || sum[${line:66}]=${line:0:16}
+		done < <(sha256sum -- "${have[@]}")
+	fi
+	for f; do
+		if [ -n "${sum[$f]+set}" ]; then
+			printf '%s %s %s\n' "$label" "${f#"$TOP"/}" "${sum[$f]}"
+		elif [ -f "$f" ]; then
 			printf '%s %s %s\n' "$label" "${f#"$TOP"/}" "$(sha256sum <"$f" | cut -c1-16)"
 		else
 			printf '%s %s absent\n' "$label" "${f#"$TOP"/}"
@@ -43,9 +57,11 @@ inputs_patch() { printf '%s %s %s\n' "$1" "${2##*/}" "$(sha256sum <"$2" | cut -c
 # not, as they are on disk now), one input line each.
 inputs_project() {
 	local f
-	(cd "$TOP" && git ls-files -co --exclude-standard -- "$@") | while read -r f; do
-		[ ! -f "$TOP/$f" ] || inputs_files project "$TOP/$f"
-	done
+	local -a files=()
+	while IFS= read -r f; do
+		[ ! -f "$TOP/$f" ] || files+=("$TOP/$f")
+	done < <(cd "$TOP" && git ls-files -co --exclude-standard -- "$@")
+	[ ${#files[@]} -eq 0 ] || inputs_files project "${files[@]}"
 }
 
 # inputs_value LABEL VALUE: one input line for a value (a version string,
