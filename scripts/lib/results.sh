@@ -75,9 +75,9 @@ inputs_hash() { sha256sum <"$1" | cut -c1-16; }
 
 # stage_wrap JSON NAME KIND PROVES EXIT SECONDS INPUTS [FIELDS_JSON]: add
 # the "stage" record to the stage's JSON (written by the command, or made
-# here from its exit code when it wrote none or nothing usable; an array
-# becomes {rows: ...}; without a .result, the exit code gives one: pass or
-# fail).  FIELDS_JSON: more fields for the record (tree,
+# here from its exit code when it wrote none or nothing usable: pass or
+# error; an array becomes {rows: ...}; without a .result, the exit code
+# gives one: pass or fail).  FIELDS_JSON: more fields for the record (tree,
 # base, version, toolchain).
 stage_wrap() {
 	local json=$1 name=$2 kind=$3 proves=$4 rc=$5 secs=$6 inputs=$7 fields=${8:-'{}'} tmp
