@@ -31,7 +31,8 @@ test: deps
 	TEST_REQUIRED_PREREQS="KBUILD_* TOOLROOT_*" HARNESS_RULESFILE=tests/suite/testrules.yml \
 		$(PROVE) -j2 --exec '' --timer tests/suite/t*.t
 
-# The same with the long tests too (the 6.1 boot cell): TEST_LONG=1.
+# The same with the long tests too (loongarch64 on 7.3, the 6.12 and 6.1
+# boot cells, the short icount workloads): TEST_LONG=1.
 test-long: deps
 	TEST_LONG=1 TEST_REQUIRED_PREREQS="KBUILD_* TOOLROOT_* LONG" HARNESS_RULESFILE=tests/suite/testrules.yml \
 		$(PROVE) -j2 --exec '' --timer tests/suite/t*.t
@@ -112,7 +113,7 @@ distclean:
 help:
 	@echo "make            deps, the default tree, apply, build, boot, evidence, report (build/report/)"
 	@echo "make test       the test suite (TAP, prove)"
-	@echo "make test-long  the test suite with its long tests (the 6.1 boot)"
+	@echo "make test-long  the test suite with its long tests (loongarch64, 6.12, 6.1 boots)"
 	@echo "make bench      apply, apply again, reverse next to quilt push -a/pop -a on the default tree"
 	@echo "make bench-boot cold/warm build and boot times per target (long)"
 	@echo "make bench-icount  the threads' workloads in guest instructions per operation, shipped vs series"

@@ -60,6 +60,9 @@ boot_tests() {
 		fi
 		# 6.1's memcpy suite has no slow cases to skip.
 		[ "$ver" != 6.1 ] || skipped=0
+		# s390 has separate kernel and user address spaces: usercopy skips
+		# its address-confusion case.
+		[ "$t" != s390x ] || passed=14
 		test_expect_success ${pre[@]+"${pre[@]}"} "$ver $t: builds; the fragments' symbols all survive" "
 			build_target $ver $t >\"\$TEST_DIR/obj-$t\" &&
 			jq -e '.build_seconds >= 0 and (.artifacts | length) >= 2' \"\$TEST_DIR/build-$ver-$t.json\" &&

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
-# The boot harness fails when it should, on the 6.12 x86_64 kernel: a
+# The boot harness fails when it should, on the 7.3 x86_64 kernel: a
 # guest that panics, one that hangs (timeout; QEMU reaped), one whose KTAP
 # has a failing subtest, and a build whose fragment symbol was dropped;
 # and --icount: a workload run twice gives the same instruction count to
@@ -11,7 +11,7 @@
 # shellcheck source=tests/suite/boot.sh
 . "$(dirname "$0")/boot.sh"
 
-obj=$(build_target 6.12 x86_64)
+obj=$(build_target 7.3 x86_64)
 initrd=$TEST_DIR/init-x86_64/initramfs.cpio
 export obj initrd
 
@@ -89,7 +89,7 @@ test_expect_success '--icount: a failing workload is its test'"'"'s FAIL, and no
 
 test_expect_success 'a fragment symbol dropped by olddefconfig: the build fails before compiling' '
 	printf "CONFIG_ARM64_BTI_KERNEL=y\n" >"$TEST_DIR/dropped.config" &&
-	expect_exit 1 build-kernel --target x86_64 --fragment "$TEST_DIR/dropped.config" "$(work-tree 6.12 2>/dev/null)" &&
+	expect_exit 1 build-kernel --target x86_64 --fragment "$TEST_DIR/dropped.config" "$(work-tree 7.3 2>/dev/null)" &&
 	grep -qxF "build-kernel: fragment symbol not in the final .config: CONFIG_ARM64_BTI_KERNEL=y (got: absent)" \
 		"$TEST_DIR/stderr" &&
 	tail -1 "$TEST_DIR/stderr" | grep -q "^build-kernel: error: x86_64: 1 fragment symbol(s) dropped by the configuration"

@@ -18,10 +18,11 @@
 . "$SCRIPTS/lib/series.sh"
 
 REL=arch/loongarch/include/asm/syscall.h
-# The loongarch64 build of 7.3 the boot test made, and its arm64 one for
-# bad input: prerequisites; the 0005 of 7.3's line.
+# The loongarch64 build of 7.3 the long boot test makes (make test-long:
+# make test checks the objects of made-up builds below), and the arm64 one
+# for bad input: prerequisites; the 0005 of 7.3's line.
 kbuild='' arm64='' version=''
-! kbuild_prereq 7.3 loongarch64 || kbuild=$KBUILD_DIR
+! kbuild_prereq 7.3 loongarch64 LONG || kbuild=$KBUILD_DIR
 ! kbuild_prereq 7.3 arm64 || arm64=$KBUILD_DIR
 [ -z "$kbuild" ] || version=$(kernel_version "$kbuild/source")
 P0005=$TOP/patches/$(kernel_line 7.3)/0005-loongarch-syscall-args-no-memcpy.patch
@@ -124,7 +125,7 @@ test_expect_success 'a 6.12 build directory with one object: 6.12.s 0005 applied
 
 [ -z "$kbuild" ] || note "build: ${kbuild#"$TOP"/}"
 
-test_expect_success KBUILD_7_3_loongarch64 'the build: no memcpy() call from syscall_get_arguments() after 0005, one or more before' '
+test_expect_success LONG,KBUILD_7_3_loongarch64 'the build: no memcpy() call from syscall_get_arguments() after 0005, one or more before' '
 	touch "$TEST_DIR/stamp" &&
 	start=$(date +%s) &&
 	expect_exit 0 syscall-args-objects --json "$TEST_DIR/r.json" --markdown "$TEST_DIR/r.md" "$kbuild" &&
@@ -155,7 +156,7 @@ test_expect_success KBUILD_7_3_loongarch64 'the build: no memcpy() call from sys
 # the header as built (no memcpy() call: the check measured nothing) and
 # "after" is the header with it applied (a memcpy() call in each function,
 # which the patch must not leave).
-test_expect_success KBUILD_7_3_loongarch64 'a patch that puts the memcpy() back: the checks fail' '
+test_expect_success LONG,KBUILD_7_3_loongarch64 'a patch that puts the memcpy() back: the checks fail' '
 	cp "$kbuild/source/$REL" "$TEST_DIR/built.h" &&
 	patch -s -R -o "$TEST_DIR/memcpy.h" "$TEST_DIR/built.h" "$P0005" &&
 	git_patch "$TEST_DIR/built.h" "$TEST_DIR/memcpy.h" "$REL" >"$TEST_DIR/back.patch" &&
@@ -170,7 +171,7 @@ test_expect_success KBUILD_7_3_loongarch64 'a patch that puts the memcpy() back:
 	tap_line "functions that inline syscall_get_arguments\(\): " | grep -q "^ok"
 '
 
-test_expect_success KBUILD_7_3_loongarch64,KBUILD_7_3_arm64 'bad input: one-line errors' '
+test_expect_success LONG,KBUILD_7_3_loongarch64,KBUILD_7_3_arm64 'bad input: one-line errors' '
 	mkdir -p "$TEST_DIR/empty" &&
 	expect_exit 2 syscall-args-objects "$TEST_DIR/empty" &&
 	expect_one_line_error "empty: not a LoongArch kernel build \(no CONFIG_LOONGARCH=y in \.config\)$" &&

@@ -9,11 +9,12 @@
 # shellcheck source=tests/suite/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
-# The x86_64 build of 6.12 the boot test made, and its loongarch64 one for
-# the skip: prerequisites.
+# The x86_64 build of 6.12 and the loongarch64 one of 7.3 (for the skip),
+# which the long boot tests make (make test-long), and the x86_64 one of
+# 7.3: prerequisites.
 kbuild='' loongarch='' kbuild73=''
-! kbuild_prereq 6.12 x86_64 || kbuild=$KBUILD_DIR
-! kbuild_prereq 7.3 loongarch64 || loongarch=$KBUILD_DIR
+! kbuild_prereq 6.12 x86_64 LONG || kbuild=$KBUILD_DIR
+! kbuild_prereq 7.3 loongarch64 LONG || loongarch=$KBUILD_DIR
 ! kbuild_prereq 7.3 x86_64 || kbuild73=$KBUILD_DIR
 export kbuild loongarch kbuild73
 
@@ -26,7 +27,7 @@ test_expect_success '--help; no build, unknown option, bad --max-users and --pat
 
 [ -z "$kbuild" ] || note "build: ${kbuild#"$TOP"/}"
 
-test_expect_success KBUILD_6_12_x86_64 'the 6.12 x86_64 build: no sparse warning new with the series' '
+test_expect_success LONG,KBUILD_6_12_x86_64 'the 6.12 x86_64 build: no sparse warning new with the series' '
 	touch "$TEST_DIR/stamp" &&
 	start=$(date +%s) &&
 	expect_exit 0 check-sparse --json "$TEST_DIR/s.json" --markdown "$TEST_DIR/s.md" "$kbuild" &&
@@ -55,7 +56,7 @@ test_expect_success KBUILD_6_12_x86_64 'the 6.12 x86_64 build: no sparse warning
 # The check can fail: a copy of the touched header with a function that
 # reads a __le32 into a u32 without le32_to_cpu(), as the patched version.
 # (static, not static inline: sparse does not evaluate an unused inline.)
-test_expect_success KBUILD_6_12_x86_64 'an endian bug planted in a copy of include/vdso/unaligned.h is reported as new' '
+test_expect_success LONG,KBUILD_6_12_x86_64 'an endian bug planted in a copy of include/vdso/unaligned.h is reported as new' '
 	mkdir -p "$TEST_DIR/plant/include/vdso" &&
 	sed "/^#endif \/\* __VDSO_UNALIGNED_H \*\/$/i\\
 static __maybe_unused __u32 planted_endian_bug(const __le32 *p)\\
@@ -77,7 +78,7 @@ static __maybe_unused __u32 planted_endian_bug(const __le32 *p)\\
 		grep -c "incorrect type in assignment (different base types)")" 1 "json: the planted warning, new"
 '
 
-test_expect_success KBUILD_7_3_loongarch64 'a build sparse has no target for (loongarch64) is skipped with the reason' '
+test_expect_success LONG,KBUILD_7_3_loongarch64 'a build sparse has no target for (loongarch64) is skipped with the reason' '
 	expect_exit 0 check-sparse "$loongarch" &&
 	all_ok &&
 	tap_line "$(basename "$loongarch"): sparse # SKIP sparse [0-9.]+ has no loongarch target: --arch=loongarch is ignored"
@@ -90,7 +91,7 @@ test_expect_success KBUILD_7_3_x86_64 'the 7.3 x86_64 build: a sparse that canno
 	expect_eq "$(jq -r ".builds[0].status" "$TEST_DIR/s73.json")" skip json
 '
 
-test_expect_success KBUILD_6_12_x86_64 'bad input: one-line errors' '
+test_expect_success LONG,KBUILD_6_12_x86_64 'bad input: one-line errors' '
 	expect_exit 2 check-sparse "$TEST_DIR/nowhere" &&
 	expect_one_line_error "nowhere: no such directory$" &&
 	mkdir -p "$TEST_DIR/empty" &&

@@ -116,6 +116,7 @@ test_expect_success() {
 	_test_failmark=$TEST_DIR/.failed.$_test_n
 	rm -f "$_test_failmark"
 	export _test_failmark
+	local t0=$EPOCHREALTIME
 	(
 		set -e
 		eval "$2"
@@ -135,6 +136,9 @@ test_expect_success() {
 			tail -n 40 "$out" | sed 's/^/#   /'
 		} >&2
 	fi
+	# TEST_TIMES=1: how long each test took, as a TAP comment (where a
+	# test file's time goes).
+	[ -z "${TEST_TIMES:-}" ] || awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "#   time %.2f s\n", b - a }'
 }
 
 # The machine's tools and capabilities, each checked once, when a test
@@ -262,9 +266,16 @@ expect_arg_errors() {
 # the apply, and the build's record of its sources, .overlay-sources, is
 # the tree's now).  A fixture: made here when missing (the working tree
 # and the build, under the fixtures' lock), unless TEST_NO_FIXTURES is set.
+# With GATE (LONG, say), only when GATE holds: a test that reads the build
+# needs GATE,KBUILD_<VER>_<TARGET>, so that make test, which leaves GATE
+# out, neither makes the build nor fails for the want of it.
 kbuild_prereq() {
 	local name=KBUILD_${1//./_}_$2 out
 	KBUILD_DIR=''
+	if [ -n "${3:-}" ] && ! test_have_prereq "$3"; then
+		test_lack_prereq "$name" "needs $3: ${_test_prereq_why[$3]:-}"
+		return 1
+	fi
 	if ! _kbuild_check "$1" "$2" >/dev/null 2>&1 && [ -z "${TEST_NO_FIXTURES:-}" ]; then
 		note "fixture: building the $2 kernel of $1 (scripts/work-tree, scripts/stages/build-kernel)"
 		fixture_locked _kbuild_make "$1" "$2" >"$TEST_DIR/fixture-$1-$2.log" 2>&1 ||
