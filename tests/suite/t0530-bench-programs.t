@@ -197,7 +197,7 @@ test_expect_success STRACE 'strace: every loop enters the kernel; the destinatio
 '
 
 test_expect_success 'build-workloads: --help; an unknown target, missing arguments: exit 2' '
-	build-workloads --help | head -n 1 | grep -q "^Usage: scripts/stages/build-workloads \[--nolibc TREE\] TARGET OUTDIR$" &&
+	build-workloads --help | head -n 1 | grep -q "^Usage: scripts/stages/build-workloads \[--nolibc TREE\] TARGET OUT$" &&
 	expect_exit 2 build-workloads nosuch "$TEST_DIR/x" &&
 	expect_one_line_error "unknown target .nosuch. \(one of: .*x86_64" &&
 	expect_exit 2 build-workloads x86_64 &&
