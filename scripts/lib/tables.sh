@@ -295,7 +295,7 @@ evidence_load() {
 # replaced in place.  Dies (EX_USAGE) on a placeholder MAP has no key for.
 evidence_command() {
 	local -n _ec_cmd=$1 _ec_map=$2
-	local w k
+	local w k filled
 	local -a lines
 	_ec_cmd=()
 	for w in $COMMAND; do
@@ -307,13 +307,17 @@ evidence_command() {
 			[ -z "${_ec_map[$k]}" ] || _ec_cmd+=("${lines[@]}")
 			continue
 		fi
-		while [[ $w =~ \{([^{}]+)\} ]]; do
-			k=${BASH_REMATCH[1]}
+		# Left to right, the values not read again: a value may itself
+		# hold braces (a user's path).
+		filled=''
+		while [[ $w =~ ^([^{]*)\{([^{}]+)\}(.*)$ ]]; do
+			k=${BASH_REMATCH[2]}
 			[ -n "${_ec_map[$k]+set}" ] ||
 				die "$EX_USAGE" "$(_table_where COMMAND): COMMAND: unknown placeholder {$k} in $w"
-			w=${w//"{$k}"/"${_ec_map[$k]}"}
+			filled+=${BASH_REMATCH[1]}${_ec_map[$k]}
+			w=${BASH_REMATCH[3]}
 		done
-		_ec_cmd+=("$w")
+		_ec_cmd+=("$filled$w")
 	done
 	[ ${#_ec_cmd[@]} -gt 0 ] || die "$EX_USAGE" "$(_table_where COMMAND): COMMAND is empty"
 	[ "${_ec_cmd[0]#/}" != "${_ec_cmd[0]}" ] || _ec_cmd[0]=$TOP/${_ec_cmd[0]}

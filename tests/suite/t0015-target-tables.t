@@ -285,13 +285,13 @@ test_expect_success 'evidence_command: placeholders filled, a list split, one in
 	. "$TOP/scripts/lib/common.sh"
 	lib_use tables
 	evidence_load t
-	declare -A m=([json]="/a b.json" [name]=n [obj:arm64]= [tree]=/t
+	declare -A m=([json]="/a b.json" [name]="n{name}" [obj:arm64]= [tree]=/t
 		[kbuilds]=$(printf "%s\n" --kbuild /k1 --kbuild /k2))
 	evidence_command c m
 	printf "<%s>" "${c[@]}"
 	EOF
 	got=$(EVIDENCE_TABLES=$TEST_DIR/evc bash "$TEST_DIR/fill") &&
-	expect_eq "$got" "<$TOP/scripts/x><--json></a b.json><--kbuild></k1><--kbuild></k2><in/n.md></t>" "the command" &&
+	expect_eq "$got" "<$TOP/scripts/x><--json></a b.json><--kbuild></k1><--kbuild></k2><in/n{name}.md></t>" "the command" &&
 	sed -i "s|{tree}|{trees}|" "$TEST_DIR/evc/t.conf" &&
 	EVIDENCE_TABLES=$TEST_DIR/evc expect_exit 2 bash "$TEST_DIR/fill" &&
 	expect_one_line_error "t.conf:[0-9]*: COMMAND: unknown placeholder .trees."
