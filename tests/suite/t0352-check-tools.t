@@ -5,8 +5,10 @@
 # -Werror) and objtool build with GCC and clang-22; 0002 without the
 # pragmas it restores in tools/include/linux/unaligned.h fails with the
 # compiler's own message, and only that form (the tree as shipped is
-# clean); a compiler that is not installed is a skip; a tree without the
-# series is a skip.
+# clean); with the series, tools/perf/check-headers.sh is quiet on every
+# file it touches (the restored pragmas are the only lines the tools
+# linux/unaligned.h adds, which its rule ignores); a compiler that is not installed is a skip; a tree
+# without the series is a skip.
 # shellcheck source=tests/suite/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -40,6 +42,12 @@ test_expect_success '0002 without the pragmas: perf fails with the compiler mess
 	grep -q "^#   tools/include/vdso/unaligned.h:[0-9]*:[0-9]*: error: packed attribute is unnecessary \[-Werror=packed\]$" "$TEST_DIR/stdout" &&
 	tap_line "tools: objtool, gcc: builds, no diagnostic$" &&
 	grep -q "^+ make -k -C .*/shipped/tools/perf " "$TEST_DIR/stderr"
+'
+
+test_expect_success 'the 7.3 series: header pairs identical, check-headers.sh quiet, pragmas the only lines the tools copy adds' '
+	expect_exit 0 check --only headers "$tree" &&
+	tap_line "headers: 1 header pair\(s\) the series touches: identical, check-headers.sh quiet$" &&
+	expect_eq "$(diff "$tree/include/linux/unaligned.h" "$tree/tools/include/linux/unaligned.h" | grep "^>" | grep -vc "^> #pragma GCC diagnostic ")" 0 "lines other than pragmas"
 '
 
 test_expect_success 'a compiler that is not installed, a tree without the series: skips with the reason' '
