@@ -244,3 +244,22 @@ _FIELDS_JQ='def field_faults($name; $kind): . as $root |
 stage_fields_check() {
 	_json_check "$1" "$_FIELDS_JQ"' field_faults(.stage.name; .stage.kind) | first // ""'
 }
+
+# stages_check FILE...: stage_check and stage_fields_check of every FILE.
+# One jq run decides that all are good (each file one JSON value, no
+# fault); only when one is not are they checked one by one, which names
+# it: a report reads some forty records, and two jq runs each cost
+# seconds.
+stages_check() {
+	local f good
+	[ $# -gt 0 ] || return 0
+	good=$(jq -n --argjson n $# --arg kinds "$RESULTS_KINDS" "$_RECORD_JQ $_FIELDS_JQ"'
+		[inputs | {f: input_filename,
+			bad: ((record_faults($kinds) | length > 0) or (field_faults(.stage.name; .stage.kind) | length > 0))}]
+		| length == $n and (map(.f) | unique | length) == $n and all(.[]; .bad | not)' "$@" 2>/dev/null) || good=false
+	[ "$good" = true ] && return 0
+	for f; do
+		stage_check "$f"
+		stage_fields_check "$f"
+	done
+}

@@ -81,7 +81,7 @@ test_expect_success 'no stage results, no stages directory: one-line errors' '
 	expect_one_line_error "nowhere/stages: no such directory"
 '
 
-test_expect_success 'a truncated, an empty or a record-less stage file: one line naming it, nothing rewritten' '
+test_expect_success 'a truncated, an empty, a record-less, a doubled or a blank stage file: one line naming it, nothing rewritten' '
 	rm -rf "$r" && mkdir -p "$r/stages" && t=$(copy_tree 6.12 again) &&
 	apply --dry-run --json "$r/stages/apply.json" "$t" >/dev/null && as_stage "$r/stages/apply.json" apply series &&
 	report "$r" && cp "$r/results.json" "$TEST_DIR/before.json" &&
@@ -91,6 +91,10 @@ test_expect_success 'a truncated, an empty or a record-less stage file: one line
 	expect_exit 2 report "$r" && expect_one_line_error "cut.json: empty" &&
 	echo "{\"result\": \"pass\"}" >"$r/stages/cut.json" &&
 	expect_exit 2 report "$r" && expect_one_line_error "cut.json: no .stage record" &&
+	cat "$r/stages/apply.json" "$r/stages/apply.json" >"$r/stages/cut.json" &&
+	expect_exit 2 report "$r" && expect_one_line_error "cut.json: not one JSON value" &&
+	echo "  " >"$r/stages/cut.json" &&
+	expect_exit 2 report "$r" && expect_one_line_error "cut.json: not one JSON value" &&
 	cmp "$r/results.json" "$TEST_DIR/before.json" &&
 	! ls -a "$r" | grep -q "^\.report\."
 '
