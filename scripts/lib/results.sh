@@ -54,14 +54,60 @@ inputs_files() {
 inputs_patch() { printf '%s %s %s\n' "$1" "${2##*/}" "$(sha256sum <"$2" | cut -c1-16)"; }
 
 # inputs_project PATH...: the project's own files under PATH (tracked or
-# not, as they are on disk now), one input line each.
+# not, as they are on disk now), one input line each.  After
+# inputs_project_snapshot, from its one listing and hashing of them.
 inputs_project() {
-	local f
+	local f p
 	local -a files=()
+	if [ -n "${_ip_files+set}" ] && [[ "$*" != *[][*?:]* ]]; then
+		for p; do
+			p=${p%/}
+			if [ "$p" = . ]; then
+				files+=("${_ip_files[@]}")
+			elif [ -n "${_ip_sum[$p]+set}" ]; then
+				files+=("$p")
+			elif [ -n "${_ip_dir[$p]+set}" ]; then
+				mapfile -t -O ${#files[@]} files <<<"${_ip_dir[$p]%$'\n'}"
+			fi
+		done
+		[ ${#files[@]} -gt 0 ] || return 0
+		# git's order (bytes, LC_ALL=C), each file once.
+		printf '%s\n' "${files[@]}" | sort -u | while IFS= read -r f; do
+			printf 'project %s %s\n' "$f" "${_ip_sum[$f]}"
+		done
+		return 0
+	fi
 	while IFS= read -r f; do
 		[ ! -f "$TOP/$f" ] || files+=("$TOP/$f")
 	done < <(cd "$TOP" && git ls-files -co --exclude-standard -- "$@")
 	[ ${#files[@]} -eq 0 ] || inputs_files project "${files[@]}"
+}
+
+# inputs_project_snapshot: list and hash the project's files once, for
+# the inputs_project calls that follow (a run that computes the inputs of
+# some forty stages: one sha256sum instead of one per call).  The files
+# are taken as they are now: an edit during the run is seen by the next.
+inputs_project_snapshot() {
+	local f d line
+	local -a files=()
+	declare -ga _ip_files=()
+	declare -gA _ip_sum=() _ip_dir=()
+	while IFS= read -r f; do
+		[ ! -f "$TOP/$f" ] || files+=("$TOP/$f")
+	done < <(cd "$TOP" && git ls-files -co --exclude-standard)
+	[ ${#files[@]} -gt 0 ] || return 0
+	# "project NAME HASH" lines; NAME may hold spaces, HASH does not.
+	while IFS= read -r line; do
+		f=${line% *} f=${f#project }
+		_ip_files+=("$f")
+		_ip_sum[$f]=${line##* }
+		# Each directory above it lists it.
+		d=$f
+		while [ "${d%/*}" != "$d" ]; do
+			d=${d%/*}
+			_ip_dir[$d]+=$f$'\n'
+		done
+	done < <(inputs_files project "${files[@]}")
 }
 
 # inputs_value LABEL VALUE: one input line for a value (a version string,
@@ -108,10 +154,15 @@ stage_na() {
 }
 
 # stage_reusable OLD_JSON INPUTS: OLD_JSON is a passed run of the same stage
-# from the same inputs.
+# from the same inputs.  Its artifacts on stdout, as sha256sum -c reads
+# them ("HASH  PATH"), for the caller to check they are still there.
 stage_reusable() {
-	[ -s "$1" ] && jq -e --arg h "$(inputs_hash "$2")" \
-		'.stage.inputs_hash == $h and .stage.exit_code == 0 and .result != "error"' "$1" >/dev/null 2>&1
+	local out
+	[ -s "$1" ] && out=$(jq -r --arg h "$(inputs_hash "$2")" \
+		'if .stage.inputs_hash == $h and .stage.exit_code == 0 and .result != "error"
+		 then "reusable", (.artifacts[]? | "\(.sha256)  \(.path)") else "no" end' "$1" 2>/dev/null) &&
+		[ "${out%%$'\n'*}" = reusable ] || return 1
+	[ "$out" = reusable ] || printf '%s\n' "${out#*$'\n'}"
 }
 
 # --- a boot's status ----------------------------------------------------------
