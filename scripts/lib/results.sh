@@ -153,16 +153,20 @@ stage_na() {
 	stage_wrap "$1" "$2" "$3" "$4" 0 0 "$6"
 }
 
-# stage_reusable OLD_JSON INPUTS: OLD_JSON is a passed run of the same stage
-# from the same inputs.  Its artifacts on stdout, as sha256sum -c reads
-# them ("HASH  PATH"), for the caller to check they are still there.
+# stage_reusable OLD_JSON INPUTS NEW_JSON: OLD_JSON is a passed run of the
+# same stage from the same inputs.  Then NEW_JSON is written, the old
+# record marked reused (.stage.reused), and its artifacts are printed as
+# sha256sum -c reads them ("HASH  PATH"), for the caller to check they
+# are still there.  One jq run where a record has no artifacts.
 stage_reusable() {
-	local out
-	[ -s "$1" ] && out=$(jq -r --arg h "$(inputs_hash "$2")" \
-		'if .stage.inputs_hash == $h and .stage.exit_code == 0 and .result != "error"
-		 then "reusable", (.artifacts[]? | "\(.sha256)  \(.path)") else "no" end' "$1" 2>/dev/null) &&
-		[ "${out%%$'\n'*}" = reusable ] || return 1
-	[ "$out" = reusable ] || printf '%s\n' "${out#*$'\n'}"
+	[ -s "$1" ] || return 1
+	jq --arg h "$(inputs_hash "$2")" '
+		if .stage.inputs_hash == $h and .stage.exit_code == 0 and .result != "error"
+		then .stage.reused = true else "" | halt_error(1) end' "$1" >"$3" 2>/dev/null || {
+		rm -f -- "$3"
+		return 1
+	}
+	! grep -q '"artifacts"' "$3" || jq -r '.artifacts[]? | "\(.sha256)  \(.path)"' "$3"
 }
 
 # --- a boot's status ----------------------------------------------------------
