@@ -198,6 +198,24 @@ target_load() {
 	done
 }
 
+# target_srcarch: the directory under arch/ of the loaded table's ARCH,
+# as the kernel's top Makefile derives SRCARCH from ARCH.
+target_srcarch() {
+	case $ARCH in
+	x86_64 | i386) echo x86 ;;
+	sparc32 | sparc64) echo sparc ;;
+	parisc64) echo parisc ;;
+	sh64) echo sh ;;
+	*) echo "$ARCH" ;;
+	esac
+}
+
+# target_cmdline: the kernel command line of the loaded table, as QEMU
+# (scripts/stages/boot) and LAVA (scripts/engines/lava-jobs) pass it.
+target_cmdline() {
+	printf '%s\n' "console=$CONSOLE rdinit=/init panic=-1 oops=panic${KERNEL_ARGS:+ $KERNEL_ARGS}"
+}
+
 # _toolchain_resolve TC: how toolchain TC builds a kernel of the loaded
 # table (its CROSS_COMPILE), in _tc_cross and _tc_llvm (make's
 # CROSS_COMPILE= and LLVM=), _tc_cc and _tc_ld (the compiler and linker to

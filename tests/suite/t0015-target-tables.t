@@ -307,4 +307,49 @@ test_expect_success 'the schemas: every key documented, no key in both' '
 	expect_eq "$(comm -12 "$TEST_DIR/target-keys" "$TEST_DIR/board-keys")" "" "keys in both schemas"
 '
 
+# What a generic script knows of an architecture comes from its table: no
+# architecture name outside comments in these (the evidence scripts are
+# each about one architecture's change, and the loader maps ARCH to the
+# kernel's SRCARCH).
+test_expect_success 'the generic scripts name no architecture' '
+	for f in scripts/pipeline scripts/report scripts/stages/boot scripts/stages/build-kernel \
+		scripts/stages/mkinitramfs scripts/engines/lava-jobs scripts/bench/bench-boot; do
+		grep -v "^[[:space:]]*#" "$TOP/$f" |
+			grep -nwE "x86_64|x86|i386|arm64|aarch64|arm|armv5|armel|armhf|loongarch|loongarch64|s390|s390x|m68k|mips|powerpc|riscv" &&
+			{ echo "$f names an architecture"; return 1; }
+	done
+	true
+'
+
+# A made-up target is one table: its LAVA job takes the arch, the machine
+# and cpu options, the command line and the end marker from it.
+test_expect_success 'lava-jobs: a made-up target from its table alone' '
+	mkdir -p "$TEST_DIR/lt" && cp "$TOP/configs/targets/SCHEMA" "$TOP/configs/targets/x86_64.conf" "$TEST_DIR/lt/" &&
+	cat >"$TEST_DIR/lt/madeup.conf" <<-EOT &&
+	ARCH=madeup
+	CROSS_COMPILE=madeup-linux-gnu-
+	TOOLCHAINS=gcc
+	FRAGMENTS="boot kunit"
+	IMAGE=arch/madeup/boot/Image
+	INIT_CC=gcc
+	INIT_MACHINE=Madeup
+	QEMU=qemu-system-madeup
+	QEMU_MACHINE=board7
+	QEMU_CPU=core9
+	CONSOLE=ttyMU0
+	END_MARKER=MADEUP-END
+	LAVA_ARCH=madeup64
+	EOT
+	TARGET_TABLES=$TEST_DIR/lt expect_exit 0 "$SCRIPTS/engines/lava-jobs" "$TEST_DIR/jobs" &&
+	j=$(ls "$TEST_DIR"/jobs/*-madeup.yaml | head -n 1) && [ -n "$j" ] &&
+	grep -q "^  arch: madeup64$" "$j" &&
+	grep -q "^  - .-machine board7.$" "$j" && grep -q "^  - .-cpu core9.$" "$j" &&
+	grep -q "^  kernel-overlay.end-marker: MADEUP-END$" "$j" && grep -q "^      end: MADEUP-END$" "$j" &&
+	grep -q "console=ttyMU0 rdinit=/init panic=-1 oops=panic" "$j" &&
+	sed -i "s/^LAVA_ARCH=madeup64$/LAVA_SETS_MACHINE=yes/" "$TEST_DIR/lt/madeup.conf" &&
+	TARGET_TABLES=$TEST_DIR/lt expect_exit 0 "$SCRIPTS/engines/lava-jobs" "$TEST_DIR/jobs2" &&
+	j=$(ls "$TEST_DIR"/jobs2/*-madeup.yaml | head -n 1) &&
+	grep -q "^  arch: madeup$" "$j" && ! grep -q -- "-machine board7" "$j"
+'
+
 test_done
