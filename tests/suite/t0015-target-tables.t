@@ -71,6 +71,7 @@ test_expect_success 'DEFAULT=no: built only when named, not one of the defaults;
 armv5-imx25
 armv5
 loongarch64
+m68k
 s390x
 x86_64" "every target table" &&
 	expect_eq "$(targets armv5-imx25 DEFAULT)" no "armv5-imx25 DEFAULT" &&

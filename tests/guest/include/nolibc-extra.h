@@ -10,7 +10,7 @@
  * defined twice.
  *
  * For builds with -include nolibc.h (which defines NOLIBC), on the
- * architectures of configs/targets: 64-bit ones and 32-bit ARM EABI.
+ * architectures of configs/targets: 64-bit ones, 32-bit ARM EABI and m68k.
  */
 #ifndef GUEST_NOLIBC_EXTRA_H
 #define GUEST_NOLIBC_EXTRA_H
@@ -38,11 +38,16 @@
 /*
  * pread64 and pwrite64 take a 64-bit file offset: one register on a 64-bit
  * architecture; on 32-bit ARM EABI an even-odd register pair (r4, r5), so
- * a padding argument comes first.
+ * a padding argument comes first; on m68k the next two registers, the
+ * high half first (big-endian, no pair alignment).
  */
 #if __SIZEOF_LONG__ != 8 && !(defined(__ARM_EABI__) && \
-			      __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
-#error "nolibc-extra.h: pread()/pwrite() for 64-bit and little-endian ARM EABI only"
+			      __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) && \
+	!defined(__m68k__)
+#error "nolibc-extra.h: pread()/pwrite() for 64-bit, little-endian ARM EABI and m68k only"
+#endif
+#if !defined(my_syscall5) && defined(__nolibc_syscall5)
+#define my_syscall5	__nolibc_syscall5
 #endif
 
 /**
@@ -60,6 +65,10 @@ static inline long nolibc_extra_syscall_pos(long nr, int fd, const void *buf,
 {
 #if __SIZEOF_LONG__ == 8
 	return my_syscall4(nr, fd, buf, count, pos);
+#elif defined(__m68k__)
+	return my_syscall5(nr, fd, buf, count,
+			   (unsigned long)((unsigned long long)pos >> 32),
+			   (unsigned long)pos);
 #else
 	return my_syscall6(nr, fd, buf, count, 0, (unsigned long)pos,
 			   (unsigned long)((unsigned long long)pos >> 32));
