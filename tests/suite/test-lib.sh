@@ -259,6 +259,26 @@ expect_arg_errors() {
 	expect_exit 2 "$cmd" --frob "$arg" && expect_one_line_error "unknown option"
 }
 
+# unaligned_case JSON CASE: the status of CASE of 0006's unaligned suite
+# in a boot record (scripts/stages/boot --json).
+unaligned_case() {
+	jq -r --arg c "$2" '.suites[] | select(.name == "unaligned") | .tests[] | select(.name == $c) | .status' "$1"
+}
+
+# expect_unaligned_fails_alone JSON CASE: the boot record JSON is a FAIL
+# with one failed case, CASE of the unaligned suite, and every other of
+# the suite's five cases passed.
+expect_unaligned_fails_alone() {
+	local c want
+	expect_eq "$(jq -r .status "$1")" FAIL status &&
+		expect_eq "$(jq .counts.failed "$1")" 1 failed || return 1
+	for c in unaligned_native_test unaligned_const_test unaligned_le_test unaligned_be_test unaligned_alias_test; do
+		want=PASS
+		[ "$c" != "$2" ] || want=FAIL
+		expect_eq "$(unaligned_case "$1" "$c")" "$want" "$c" || return 1
+	done
+}
+
 # kbuild_prereq VER TARGET: the prerequisite KBUILD_<VER>_<TARGET> (dots
 # made underscores), and KBUILD_DIR its O= directory: a finished build of
 # TARGET (its default toolchain) from VER's working tree that is up to
