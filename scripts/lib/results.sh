@@ -71,8 +71,9 @@ inputs_project() {
 			fi
 		done
 		[ ${#files[@]} -gt 0 ] || return 0
-		# git's order (bytes, LC_ALL=C), each file once.
-		printf '%s\n' "${files[@]}" | sort -u | while IFS= read -r f; do
+		# In git's order (its place in the listing), each file once.
+		for f in "${files[@]}"; do printf '%s\t%s\n' "${_ip_idx[$f]}" "$f"; done |
+			sort -n -u -t $'\t' -k1,1 | while IFS=$'\t' read -r _ f; do
 			printf 'project %s %s\n' "$f" "${_ip_sum[$f]}"
 		done
 		return 0
@@ -91,7 +92,7 @@ inputs_project_snapshot() {
 	local f d line
 	local -a files=()
 	declare -ga _ip_files=()
-	declare -gA _ip_sum=() _ip_dir=()
+	declare -gA _ip_sum=() _ip_dir=() _ip_idx=()
 	while IFS= read -r f; do
 		[ ! -f "$TOP/$f" ] || files+=("$TOP/$f")
 	done < <(cd "$TOP" && git ls-files -co --exclude-standard)
@@ -99,6 +100,7 @@ inputs_project_snapshot() {
 	# "project NAME HASH" lines; NAME may hold spaces, HASH does not.
 	while IFS= read -r line; do
 		f=${line% *} f=${f#project }
+		_ip_idx[$f]=${#_ip_files[@]}
 		_ip_files+=("$f")
 		_ip_sum[$f]=${line##* }
 		# Each directory above it lists it.
@@ -303,7 +305,7 @@ stage_fields_check() {
 # stages_check FILE...: stage_check and stage_fields_check of every FILE.
 # One jq run decides that all are good (each file one JSON value, no
 # fault); only when one is not are they checked one by one, which names
-# it: a report reads some forty records, and two jq runs each cost
+# it: a report reads some forty records, and four jq runs a record took
 # seconds.
 stages_check() {
 	local f good

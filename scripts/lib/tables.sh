@@ -186,6 +186,13 @@ target_load() {
 	yes | no) ;;
 	*) die "$EX_USAGE" "$(_table_where DEFAULT): DEFAULT: '$DEFAULT' is not yes or no" ;;
 	esac
+	case $LAVA_SETS_MACHINE in
+	yes | no) ;;
+	*) die "$EX_USAGE" "$(_table_where LAVA_SETS_MACHINE): LAVA_SETS_MACHINE: '$LAVA_SETS_MACHINE' is not yes or no" ;;
+	esac
+	# The boot matches it in the console log: a word, no pattern.
+	[[ $END_MARKER =~ ^[A-Za-z0-9_-]+$ ]] ||
+		die "$EX_USAGE" "$(_table_where END_MARKER): END_MARKER: '$END_MARKER' is not a word of A-Z, a-z, 0-9, _ and -"
 	at=$(_table_where TOOLCHAINS)
 	read -ra tcs <<<"$TOOLCHAINS"
 	[ ${#tcs[@]} -gt 0 ] || die "$EX_USAGE" "$at: TOOLCHAINS: empty"

@@ -3,7 +3,8 @@
 # scripts/lib/common.sh: opt_parse, every command's option loop, and the
 # progress lines: progress_ticker, the heartbeat of a long kernel build
 # (build-kernel), says how far the build is every period and ends with the
-# script that started it.
+# script that started it.  And scripts/lib/results.sh's inputs_project:
+# from its one snapshot of the project, the same lines as from git.
 # shellcheck source=tests/suite/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -148,6 +149,34 @@ test_expect_success 'progress_ticker: killed, it leaves no sleep behind (that wo
 	PROGRESS_EVERY=37.25 lib "t=\$(progress_ticker \"$TEST_DIR/obj\" build); sleep 0.5; kill \$t" 2>/dev/null &&
 	sleep 0.5 &&
 	expect_eq "$(pgrep -fx "sleep 37.25" || true)" "" "sleeps left"
+'
+
+# A project of its own (its TOP is where its scripts/lib is): tracked and
+# untracked files, a name with a space; each call's lines from git, then
+# from the snapshot.
+test_expect_success 'inputs_project: from its snapshot, the lines git gives, for files, directories, ., a glob' '
+	p=$TEST_DIR/proj && mkdir -p "$p/scripts" "$p/d/e" && cp -r "$TOP/scripts/lib" "$p/scripts/" &&
+	echo a >"$p/d/b" && echo b >"$p/d/e/b c" && echo c >"$p/z" &&
+	git -C "$p" init -q && git -C "$p" add scripts d/b z &&
+	echo u >"$p/d/a" && echo v >"$p/y" &&
+	cat >"$TEST_DIR/calls" <<-\EOT &&
+	. "$1/scripts/lib/common.sh"
+	set -euo pipefail
+	lib_use results
+	calls() {
+		for spec in d d/ z y "d/e/b c" . no/such "d/*"; do
+			echo "== $spec"; inputs_project "$spec"
+		done
+		echo "== several"; inputs_project z d/b d scripts/lib
+	}
+	calls >"$2/git.out"
+	inputs_project_snapshot
+	calls >"$2/snapshot.out"
+	EOT
+	bash "$TEST_DIR/calls" "$p" "$TEST_DIR" &&
+	grep -q "^project d/e/b c [0-9a-f]\{16\}$" "$TEST_DIR/git.out" &&
+	grep -q "^project d/a [0-9a-f]\{16\}$" "$TEST_DIR/git.out" &&
+	expect_eq "$(diff "$TEST_DIR/git.out" "$TEST_DIR/snapshot.out")" "" "snapshot against git"
 '
 
 test_done

@@ -89,6 +89,19 @@ c" "all targets" &&
 	expect_one_line_error "defaults/b\.conf:10: DEFAULT: .maybe. is not yes or no"
 '
 
+test_expect_success 'LAVA_SETS_MACHINE other than yes or no, an END_MARKER that is no word: one line each' '
+	d=$TEST_DIR/values && mkdir -p "$d" &&
+	printf "%s\n" "$GOOD" "LAVA_SETS_MACHINE=maybe" >"$d/a.conf" &&
+	TARGET_TABLES=$d expect_exit 2 targets a &&
+	expect_one_line_error "values/a\.conf:10: LAVA_SETS_MACHINE: .maybe. is not yes or no" &&
+	printf "%s\n" "$GOOD" "END_MARKER=" >"$d/a.conf" &&
+	TARGET_TABLES=$d expect_exit 2 targets a &&
+	expect_one_line_error "values/a\.conf:10: END_MARKER: .. is not a word" &&
+	printf "%s\n" "$GOOD" "END_MARKER=A.B" >"$d/a.conf" &&
+	TARGET_TABLES=$d expect_exit 2 targets a &&
+	expect_one_line_error "values/a\.conf:10: END_MARKER: .A\.B. is not a word"
+'
+
 test_expect_success 'workload tables: every shipped one loads; a bad PROVES, TARGET, PROGRAM or REPRO is one line' '
 	for w in $(cd "$TOP/configs/workloads" && ls *.conf | sed "s/\.conf\$//"); do
 		bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/tables.sh\" && workload_load \"\$1\" && targets \"\$TARGET\" >/dev/null" - "$w" ||
