@@ -9,6 +9,7 @@ TARGETS ?=
 # Empty: each target's default compiler (the first of its TOOLCHAINS).
 TOOLCHAIN ?=
 PROVE ?= prove
+TEST_FAILED_LOG = $(CURDIR)/build/tests/failed.log
 
 .PHONY: all deps toolchain-root-full test test-long bench bench-boot bench-icount evidence-armv5 evidence-loongarch-gcc defconfig-builds lava-local clean distclean help
 
@@ -27,15 +28,18 @@ toolchain-root-full: deps
 
 # Two chains side by side (tests/suite/testrules.yml): the kernel builds
 # and what reads them, and the rest; t0999 alone at the end.
+# A failed test's output is printed again after the summary (TEST_FAILED_LOG).
 test: deps
-	TEST_REQUIRED_PREREQS="KBUILD_* TOOLROOT_*" HARNESS_RULESFILE=tests/suite/testrules.yml \
-		$(PROVE) -j2 --exec '' --timer tests/suite/t*.t
+	@mkdir -p build/tests && rm -f "$(TEST_FAILED_LOG)"
+	TEST_FAILED_LOG="$(TEST_FAILED_LOG)" TEST_REQUIRED_PREREQS="KBUILD_* TOOLROOT_*" HARNESS_RULESFILE=tests/suite/testrules.yml \
+		$(PROVE) -j2 --exec '' --timer tests/suite/t*.t || { cat "$(TEST_FAILED_LOG)" 2>/dev/null; exit 1; }
 
 # The same with the long tests too (loongarch64 on 7.3, the 6.12 and 6.1
 # boot cells, the short icount workloads): TEST_LONG=1.
 test-long: deps
-	TEST_LONG=1 TEST_REQUIRED_PREREQS="KBUILD_* TOOLROOT_* LONG" HARNESS_RULESFILE=tests/suite/testrules.yml \
-		$(PROVE) -j2 --exec '' --timer tests/suite/t*.t
+	@mkdir -p build/tests && rm -f "$(TEST_FAILED_LOG)"
+	TEST_FAILED_LOG="$(TEST_FAILED_LOG)" TEST_LONG=1 TEST_REQUIRED_PREREQS="KBUILD_* TOOLROOT_* LONG" HARNESS_RULESFILE=tests/suite/testrules.yml \
+		$(PROVE) -j2 --exec '' --timer tests/suite/t*.t || { cat "$(TEST_FAILED_LOG)" 2>/dev/null; exit 1; }
 
 # Timings of apply / apply again / reverse next to quilt, on the default tree.
 bench: deps

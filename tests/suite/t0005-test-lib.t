@@ -7,6 +7,10 @@
 # shellcheck source=tests/suite/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
+# The inner scripts' planted failures are not this run's: make test's
+# TEST_FAILED_LOG must not list them.
+unset TEST_FAILED_LOG
+
 # run_inner BODY: a one-test script using tests/suite/test-lib.sh, run; its TAP.
 run_inner() {
 	local t=$TEST_DIR/inner.t
@@ -46,6 +50,17 @@ test_expect_success 'a failed test prints its output on stderr too, which prove 
 	grep -qx "#   FAIL: item 3" "$TEST_DIR/err" &&
 	run_inner "true" >"$TEST_DIR/tap" 2>"$TEST_DIR/err" &&
 	[ ! -s "$TEST_DIR/err" ]
+'
+
+test_expect_success 'TEST_FAILED_LOG: the failed test and its output appended, nothing for a pass' '
+	export TEST_FAILED_LOG=$TEST_DIR/failed.log &&
+	run_inner "echo from-the-body; fail \"item 3\"" >/dev/null 2>&1 &&
+	run_inner "echo from-the-body; fail \"item 4\"" >/dev/null 2>&1 &&
+	run_inner "true" >/dev/null 2>&1 &&
+	expect_eq "$(grep -c "^inner: not ok 1 - inner (the last 40 lines of its output):$" "$TEST_FAILED_LOG")" 2 "blocks" &&
+	grep -qx "#   FAIL: item 3" "$TEST_FAILED_LOG" &&
+	grep -qx "#   FAIL: item 4" "$TEST_FAILED_LOG" &&
+	expect_eq "$(wc -l <"$TEST_FAILED_LOG")" 6 "lines"
 '
 
 test_expect_success 'a body whose commands all succeed passes' '
@@ -93,7 +108,9 @@ test_expect_success 'under make test, a missing required prerequisite fails the 
 	run_script "$TEST_DIR/s" >/dev/null &&
 	{ TEST_REQUIRED_PREREQS="KBUILD_*" bash "$TEST_DIR/s.t" >"$TEST_DIR/tap" || true; } &&
 	grep -qx "not ok 1 - one" "$TEST_DIR/tap" &&
-	grep -qx "#   missing prerequisite KBUILD_FAKE, which .make test. makes: not built" "$TEST_DIR/tap"
+	grep -qx "#   missing prerequisite KBUILD_FAKE, which .make test. makes: not built" "$TEST_DIR/tap" &&
+	{ TEST_FAILED_LOG=$TEST_DIR/failed.log TEST_REQUIRED_PREREQS="KBUILD_*" bash "$TEST_DIR/s.t" >/dev/null || true; } &&
+	grep -qx "s: not ok 1 - one: missing prerequisite KBUILD_FAKE: not built" "$TEST_DIR/failed.log"
 '
 
 # tree_sum of a tree large enough for its content cache (20000 files or

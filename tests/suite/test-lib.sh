@@ -104,6 +104,9 @@ test_expect_success() {
 			_test_failed=$((_test_failed + 1))
 			echo "not ok $_test_n - $1"
 			echo "#   missing prerequisite $p, which 'make test' makes: ${_test_prereq_why[$p]:-not checked}"
+			[ -z "${TEST_FAILED_LOG:-}" ] ||
+				printf '%s: not ok %s - %s: missing prerequisite %s: %s\n' "$TEST_NAME" "$_test_n" "$1" \
+					"$p" "${_test_prereq_why[$p]:-not checked}" >>"$TEST_FAILED_LOG"
 		else
 			echo "ok $_test_n - $1 # SKIP missing $p: ${_test_prereq_why[$p]:-not checked}"
 		fi
@@ -130,11 +133,14 @@ test_expect_success() {
 		echo "not ok $_test_n - $1"
 		sed 's/^/#   /' "$out"
 		# prove shows a test's stderr even without -v: the end of the
-		# failed body's output, so that a CI log says what failed.
-		{
-			echo "$TEST_NAME: not ok $_test_n - $1 (the last 40 lines of its output):"
-			tail -n 40 "$out" | sed 's/^/#   /'
-		} >&2
+		# failed body's output, so that a CI log says what failed.  The
+		# same block goes to TEST_FAILED_LOG, which make test prints
+		# after prove's summary, where a log's tail shows it.
+		local block
+		block=$(echo "$TEST_NAME: not ok $_test_n - $1 (the last 40 lines of its output):"
+			tail -n 40 "$out" | sed 's/^/#   /')
+		printf '%s\n' "$block" >&2
+		[ -z "${TEST_FAILED_LOG:-}" ] || printf '%s\n' "$block" >>"$TEST_FAILED_LOG"
 	fi
 	# TEST_TIMES=1: how long each test took, as a TAP comment (where a
 	# test file's time goes).
