@@ -11,7 +11,7 @@ TOOLCHAIN ?=
 PROVE ?= prove
 TEST_FAILED_LOG = $(CURDIR)/build/tests/failed.log
 
-.PHONY: all deps toolchain-root-full test test-long bench bench-boot bench-icount evidence-armv5 evidence-loongarch-gcc defconfig-builds lava-local clean distclean help
+.PHONY: all all-arches deps toolchain-root-full test test-long bench bench-boot bench-icount evidence-armv5 evidence-loongarch-gcc defconfig-builds lava-local clean distclean help
 
 all: deps
 	scripts/pipeline $(if $(KERNEL),--kernel $(KERNEL)) $(if $(TARGETS),--targets "$(TARGETS)") $(if $(TOOLCHAIN),--toolchain $(TOOLCHAIN))
@@ -19,8 +19,16 @@ all: deps
 # The host's packages, then the toolchain root's GCC 16 for ARMv5 (a no-op
 # when present; scripts/toolchain-root --full for every GCC 13 to 16).
 deps:
-	scripts/deps
+	scripts/deps $(if $(TARGETS),--targets "$(TARGETS)")
 	scripts/toolchain-root >/dev/null
+
+# Opt-in: every target table (configs/targets/, the opt-in ones too: the
+# kunit.py configurations) built with the series and booted, no shipped
+# builds, no evidence stages: build/all-arches/report.md.  Resumable: a
+# target that passed is reused, builds are incremental and ccache'd.
+all-arches:
+	scripts/deps --targets all
+	scripts/pipeline --targets all --no-shipped --no-evidence --report build/all-arches $(if $(KERNEL),--kernel $(KERNEL))
 
 # Opt-in: every GCC of configs/toolchain-root (13 to 16, four targets).
 toolchain-root-full: deps
@@ -125,6 +133,7 @@ help:
 	@echo "make evidence-loongarch-gcc  LoongArch syscall_get_arguments() per compiler, GCC 14 to 16 (opt-in)"
 	@echo "make defconfig-builds  each target's defconfig kernel with the series, and its object checks (opt-in, hours cold)"
 	@echo "make lava-local       the LAVA QEMU jobs on LAVA's own dispatcher"
+	@echo "make all-arches       every target table, the kunit.py configurations among them, built and booted (opt-in, long)"
 	@echo "make KERNEL=6.1 | KERNEL=/path/to/tree   another tree"
 	@echo "make TARGETS=\"x86_64 armv5\"   some targets only"
 	@echo "make TOOLCHAIN=clang-22   another of the targets' TOOLCHAINS"

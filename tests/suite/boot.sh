@@ -1,11 +1,12 @@
 # shellcheck shell=bash
 # Build and boot one target, for the boot tests.  Source after tests/suite/test-lib.sh.
 
-# build_target VER TARGET: build the kernel (scripts/work-tree's applied
+# build_target VER TARGET: the target's packages (scripts/deps), build the kernel (scripts/work-tree's applied
 # tree; incremental and ccache'd), the guest init and its initramfs.
 # Prints the O= directory; the initramfs is $TEST_DIR/init-TARGET/initramfs.cpio.
 build_target() {
 	local ver=$1 t=$2 work obj
+	fixture_locked deps --targets "$t" >/dev/null 2>"$TEST_DIR/deps-$t.log" || { cat "$TEST_DIR/deps-$t.log"; return 1; }
 	work=$(fixture_locked work-tree "$ver" 2>"$TEST_DIR/work-tree-$ver.log") || { cat "$TEST_DIR/work-tree-$ver.log"; return 1; }
 	obj=$(fixture_locked build-kernel --target "$t" --json "$TEST_DIR/build-$ver-$t.json" "$work" 2>"$TEST_DIR/build-$ver-$t.log") ||
 		{ tail -20 "$TEST_DIR/build-$ver-$t.log"; return 1; }
@@ -26,6 +27,7 @@ prebuild() {
 _prebuild() {
 	local ver=$1 work t
 	shift
+	deps --targets "$*" >/dev/null 2>"$TEST_DIR/deps.log" || return 0
 	work=$(work-tree "$ver" 2>"$TEST_DIR/work-tree-$ver.log") || return 0
 	for t in "$@"; do
 		while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || true; done

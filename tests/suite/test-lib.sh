@@ -328,11 +328,12 @@ fixture_locked() {
 	exec {fd}>&-
 	return $rc
 }
-# _kbuild_make VER TARGET: the working tree and the build, as t0300 makes
-# them.
+# _kbuild_make VER TARGET: the target's packages (its table's PACKAGES),
+# the working tree and the build, as t0300 makes them.
 _kbuild_make() {
 	local work
-	work=$("$SCRIPTS/work-tree" "$1") && "$SCRIPTS/stages/build-kernel" --target "$2" "$work" >/dev/null
+	"$SCRIPTS/deps" --targets "$2" >/dev/null &&
+		work=$("$SCRIPTS/work-tree" "$1") && "$SCRIPTS/stages/build-kernel" --target "$2" "$work" >/dev/null
 }
 
 # _kbuild_check VER TARGET: kbuild_prereq's checks, in a subshell of its own
