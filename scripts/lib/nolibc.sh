@@ -5,8 +5,11 @@
 # (what its "make headers" installs), and -lgcc with gcc.  Used by
 # scripts/stages/build-init, scripts/stages/build-workloads (the guest
 # programs of a target table: the last section) and the LoongArch
-# evidence programs.  Source it after scripts/lib/common.sh (and, for the
-# guest programs, scripts/lib/tables.sh); it is not a program.
+# evidence programs.  Source it after scripts/lib/common.sh; it is not a
+# program.
+
+# The tables' arch_srcarch (the library's target_* for the guest programs).
+declare -F arch_srcarch >/dev/null || lib_use tables
 
 # nolibc_tree [TREE]: the absolute path of the tree whose nolibc to use:
 # TREE as scripts/get-kernel takes it (a base such as 6.12, or a path), by
@@ -21,18 +24,14 @@ nolibc_tree() {
 	printf '%s\n' "$tree"
 }
 
-# nolibc_arch_file KARCH DIR: the name of nolibc's header for the
-# kernel's ARCH in the nolibc directory DIR (x86 here means x86_64: the
-# targets are 64-bit).  6.x names headers after the machine
-# (arch-x86_64.h, arch-aarch64.h), 7.x after the kernel's SRCARCH
-# (arch-x86.h, arch-arm64.h): the first that DIR has, else the 6.x name.
+# nolibc_arch_file KARCH DIR [NAME]: the name of nolibc's header for the
+# kernel's ARCH in the nolibc directory DIR: 7.x names them after the
+# kernel's SRCARCH (arch-x86.h, arch-arm64.h), 6.x after ARCH or, where a
+# target table's NOLIBC_ARCH says so, another name (arch-aarch64.h): the
+# first that DIR has, else the 7.x name.
 nolibc_arch_file() {
 	local name
-	case $1 in
-	x86 | x86_64) set -- "$1" "$2" arch-x86_64.h arch-x86.h ;;
-	arm64) set -- "$1" "$2" arch-aarch64.h arch-arm64.h ;;
-	*) set -- "$1" "$2" "arch-$1.h" ;;
-	esac
+	set -- "$1" "$2" "arch-$(arch_srcarch "$1").h" "arch-$1.h" ${3:+"arch-$3.h"}
 	for name in "${@:3}"; do
 		[ ! -f "$2/$name" ] || { echo "$name"; return; }
 	done
@@ -47,11 +46,8 @@ nolibc_arch_file() {
 # come from, so that a hard-linked copy of a tree shares its entry.
 # Progress on stderr; the path on stdout.
 nolibc_uapi() {
-	local tree=$1 karch=$2 srcarch=$2 version fp dir tmp lockfd d srcs
-	# The kernel's SRCARCH (its Makefile): the directory under arch/.
-	case $karch in
-	x86_64 | i386) srcarch=x86 ;;
-	esac
+	local tree=$1 karch=$2 srcarch version fp dir tmp lockfd d srcs
+	srcarch=$(arch_srcarch "$karch")
 	srcs=(include/uapi "arch/$srcarch/include/uapi" "arch/$srcarch/tools"
 		"arch/$srcarch/entry/syscalls" "arch/$srcarch/kernel/syscalls"
 		"arch/$srcarch/kernel/Makefile.syscalls" scripts/syscall.tbl
@@ -89,7 +85,8 @@ nolibc_uapi() {
 	printf '%s\n' "$dir/include"
 }
 
-# nolibc_setup TREE KARCH CC: check that TREE's nolibc has KARCH, make its
+# nolibc_setup TREE KARCH CC [NAME]: check that TREE's nolibc has KARCH
+# (nolibc_arch_file, NAME its 6.x header's name when not KARCH), make its
 # UAPI headers (nolibc_uapi), and set:
 #   NOLIBC_TREE      TREE
 #   NOLIBC_VERSION   its version (Makefile)
@@ -107,7 +104,7 @@ nolibc_uapi() {
 #                    the selftests' Makefile: LLVM= needs none)
 nolibc_setup() {
 	local tree=$1 karch=$2 cc=$3 arch_file ccinc
-	arch_file=$(nolibc_arch_file "$karch" "$tree/tools/include/nolibc")
+	arch_file=$(nolibc_arch_file "$karch" "$tree/tools/include/nolibc" "${4:-}")
 	[ -f "$tree/tools/include/nolibc/$arch_file" ] ||
 		die "$EX_USAGE" "$tree ($(kernel_version "$tree")): its nolibc has no $arch_file (tools/include/nolibc): no ARCH=$karch support"
 	NOLIBC_TREE=$tree
@@ -188,8 +185,15 @@ nolibc_programs() {
 nolibc_guest() {
 	local tree
 	tree=$(nolibc_tree "$1") || exit
-	nolibc_setup "$tree" "$ARCH" "$INIT_CC"
+	nolibc_setup "$tree" "$ARCH" "$INIT_CC" "$NOLIBC_ARCH"
 	read -r -a GUEST_CFLAGS <<<"$INIT_CFLAGS"
+	# A cross GCC may have no libgcc for the table's flags (sparc64's
+	# for -m32): the guest programs need none, so none is linked.
+	if [ ${#NOLIBC_LIBS[@]} -gt 0 ] &&
+		! echo 'void _start(void) {}' | "$INIT_CC" "${GUEST_CFLAGS[@]}" -nostdlib -static \
+			-x c - "${NOLIBC_LIBS[@]}" -o /dev/null >/dev/null 2>&1; then
+		NOLIBC_LIBS=()
+	fi
 	GUEST_CFLAGS+=(-Wall -Wextra -Werror=implicit-function-declaration
 		"${NOLIBC_CFLAGS[@]}" -I"$TOP/tests/guest/include")
 }

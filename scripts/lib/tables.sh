@@ -205,17 +205,20 @@ target_load() {
 	done
 }
 
-# target_srcarch: the directory under arch/ of the loaded table's ARCH,
-# as the kernel's top Makefile derives SRCARCH from ARCH.
-target_srcarch() {
-	case $ARCH in
+# arch_srcarch ARCH: the directory under arch/ of the kernel's ARCH, as
+# the kernel's top Makefile derives SRCARCH from ARCH.
+arch_srcarch() {
+	case $1 in
 	x86_64 | i386) echo x86 ;;
 	sparc32 | sparc64) echo sparc ;;
 	parisc64) echo parisc ;;
 	sh64) echo sh ;;
-	*) echo "$ARCH" ;;
+	*) echo "$1" ;;
 	esac
 }
+
+# target_srcarch: arch_srcarch of the loaded table's ARCH.
+target_srcarch() { arch_srcarch "$ARCH"; }
 
 # target_cmdline: the kernel command line of the loaded table, as QEMU
 # (scripts/stages/boot) and LAVA (scripts/engines/lava-jobs) pass it.

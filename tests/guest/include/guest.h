@@ -100,18 +100,44 @@ static inline void lb_str(struct linebuf *lb, const char *s)
 		lb_char(lb, *s++);
 }
 
-/* Append @v in decimal. */
+/*
+ * Append @v in decimal: nolibc's u64toa_r() divides by subtraction, so a
+ * 32-bit target needs no libgcc for it (the big-endian ARM init links
+ * none: the cross compiler's libgcc is little-endian).
+ */
 static inline void lb_uint(struct linebuf *lb, unsigned long long v)
 {
-	char digits[24];
-	unsigned int n = 0;
+	char digits[21];
 
-	do {
-		digits[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		lb_char(lb, digits[--n]);
+	u64toa_r(v, digits);
+	lb_str(lb, digits);
+}
+
+/*
+ * div_u64_u32 - @n / @d by shift and subtract, for the same reason, and
+ * for Alpha, which has no divide instruction (its GCC calls __divqu(),
+ * which is glibc's).
+ */
+static inline unsigned long long div_u64_u32(unsigned long long n,
+					     unsigned long d)
+{
+	unsigned long long q = 0, r = 0;
+	int i;
+
+	for (i = 63; i >= 0; i--) {
+		r = (r << 1) | ((n >> i) & 1);
+		if (r >= d) {
+			r -= d;
+			q |= 1ULL << i;
+		}
+	}
+	return q;
+}
+
+/* mod_u64_u32 - @n % @d, the same way. */
+static inline unsigned long mod_u64_u32(unsigned long long n, unsigned long d)
+{
+	return (unsigned long)(n - div_u64_u32(n, d) * d);
 }
 
 /* write() all of @buf, retried if short; output errors are ignored. */

@@ -10,7 +10,7 @@
  * defined twice.
  *
  * For builds with -include nolibc.h (which defines NOLIBC), on the
- * architectures of configs/targets: 64-bit ones, 32-bit ARM EABI and m68k.
+ * architectures of configs/targets.
  */
 #ifndef GUEST_NOLIBC_EXTRA_H
 #define GUEST_NOLIBC_EXTRA_H
@@ -37,14 +37,19 @@
 
 /*
  * pread64 and pwrite64 take a 64-bit file offset: one register on a 64-bit
- * architecture; on 32-bit ARM EABI an even-odd register pair (r4, r5), so
- * a padding argument comes first; on m68k the next two registers, the
- * high half first (big-endian, no pair alignment).
+ * architecture; on a 32-bit one two, in the order the halves have in
+ * memory (the high half first on a big-endian CPU).  Where the ABI puts a
+ * 64-bit argument in an even-odd register pair (ARM EABI, MIPS o32,
+ * 32-bit PowerPC; SH's pread/pwrite wrappers too), a padding argument
+ * comes first; i386, m68k, 32-bit SPARC, OpenRISC and 32-bit RISC-V take
+ * the next two.
  */
-#if __SIZEOF_LONG__ != 8 && !(defined(__ARM_EABI__) && \
-			      __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) && \
-	!defined(__m68k__)
-#error "nolibc-extra.h: pread()/pwrite() for 64-bit, little-endian ARM EABI and m68k only"
+#if defined(__ARM_EABI__) || (defined(__mips__) && _MIPS_SIM == _ABIO32) || \
+	(defined(__powerpc__) && !defined(__powerpc64__)) || defined(__sh__)
+#define NOLIBC_EXTRA_PAIR_PAD	1
+#elif __SIZEOF_LONG__ != 8 && !defined(__i386__) && !defined(__m68k__) && \
+	!defined(__sparc__) && !defined(__or1k__) && !defined(__riscv)
+#error "nolibc-extra.h: pread()/pwrite() for an architecture it does not know"
 #endif
 #if !defined(my_syscall5) && defined(__nolibc_syscall5)
 #define my_syscall5	__nolibc_syscall5
@@ -65,13 +70,15 @@ static inline long nolibc_extra_syscall_pos(long nr, int fd, const void *buf,
 {
 #if __SIZEOF_LONG__ == 8
 	return my_syscall4(nr, fd, buf, count, pos);
-#elif defined(__m68k__)
-	return my_syscall5(nr, fd, buf, count,
-			   (unsigned long)((unsigned long long)pos >> 32),
-			   (unsigned long)pos);
 #else
-	return my_syscall6(nr, fd, buf, count, 0, (unsigned long)pos,
-			   (unsigned long)((unsigned long long)pos >> 32));
+	/* The halves in memory order (nolibc's __NOLIBC_LLARGPART, 7.x). */
+	union { long long ll; unsigned long l[2]; } p = { .ll = pos };
+
+#if defined(NOLIBC_EXTRA_PAIR_PAD)
+	return my_syscall6(nr, fd, buf, count, 0, p.l[0], p.l[1]);
+#else
+	return my_syscall5(nr, fd, buf, count, p.l[0], p.l[1]);
+#endif
 #endif
 }
 

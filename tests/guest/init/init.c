@@ -575,7 +575,7 @@ static void test_copy_file(struct tcase *t)
 					 (soff * 5 + len + i) & 15, len);
 	for (i = 0; i < ARRAY_SIZE(big_lens); i++)
 		for (j = 0; j < ARRAY_SIZE(big_offs); j++)
-			file_one(t, fd, file_pos[j % ARRAY_SIZE(file_pos)] +
+			file_one(t, fd, file_pos[mod_u64_u32(j, ARRAY_SIZE(file_pos))] +
 				 (j & 1) * 4096,
 				 big_offs[j][0], big_offs[j][1], big_lens[i]);
 	file_one(t, fd, 4099, 5, 3, 65536 + 3);
@@ -624,17 +624,17 @@ static void test_timing(struct tcase *t, struct linebuf *diag)
 		tcase_setup_fail(t, "clock_gettime", ret);
 		return;
 	}
-	ms = (unsigned long)((t1 - t0) / 1000000);
+	ms = (unsigned long)div_u64_u32((unsigned long long)(t1 - t0), 1000000);
 	lb_str(diag, "# ");
 	lb_str(diag, t->name);
 	lb_str(diag, ": ");
 	lb_uint(diag, i);
 	lb_str(diag, " calls, ");
-	lb_uint(diag, ms / 1000);
+	lb_uint(diag, div_u64_u32(ms, 1000));
 	lb_char(diag, '.');
-	lb_char(diag, (char)('0' + ms / 100 % 10));
-	lb_char(diag, (char)('0' + ms / 10 % 10));
-	lb_char(diag, (char)('0' + ms % 10));
+	lb_char(diag, (char)('0' + mod_u64_u32(div_u64_u32(ms, 100), 10)));
+	lb_char(diag, (char)('0' + mod_u64_u32(div_u64_u32(ms, 10), 10)));
+	lb_char(diag, (char)('0' + mod_u64_u32(ms, 10)));
 	lb_str(diag, " s");
 }
 
