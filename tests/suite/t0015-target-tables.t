@@ -67,13 +67,8 @@ x86_64" "board tables" &&
 
 test_expect_success 'DEFAULT=no: built only when named, not one of the defaults; --all lists it' '
 	expect_exit 0 targets --all &&
-	expect_eq "$(cat "$TEST_DIR/stdout")" "arm64
-armv5-imx25
-armv5
-loongarch64
-m68k
-s390x
-x86_64" "every target table" &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" "$(cd "$TOP/configs/targets" && printf "%s\n" *.conf | sed "s/\.conf\$//")" "every target table" &&
+	grep -qx m68k "$TEST_DIR/stdout" &&
 	expect_eq "$(targets armv5-imx25 DEFAULT)" no "armv5-imx25 DEFAULT" &&
 	d=$TEST_DIR/defaults && mkdir -p "$d" &&
 	printf "%s\n" "$GOOD" >"$d/a.conf" &&

@@ -101,16 +101,27 @@ static inline void lb_str(struct linebuf *lb, const char *s)
 }
 
 /*
- * Append @v in decimal: nolibc's u64toa_r() divides by subtraction, so a
- * 32-bit target needs no libgcc for it (the big-endian ARM init links
- * none: the cross compiler's libgcc is little-endian).
+ * Append @v in decimal.  With nolibc, its u64toa_r(), which divides by
+ * subtraction: a 32-bit guest program then needs no libgcc (the
+ * big-endian ARM init links none: the cross compiler's libgcc is
+ * little-endian).
  */
 static inline void lb_uint(struct linebuf *lb, unsigned long long v)
 {
 	char digits[21];
-
+#ifdef NOLIBC
 	u64toa_r(v, digits);
 	lb_str(lb, digits);
+#else
+	unsigned int n = 0;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		lb_char(lb, digits[--n]);
+#endif
 }
 
 /*
