@@ -82,11 +82,16 @@ test_expect_success 'a guest whose checks fail is FAIL, a missing artifact is MI
 # same read, the dispatcher logs it as "feedback", not "target".
 test_expect_success 'the end marker in a feedback record still ends the run; without it, MISS' '
 	log=$L/7.3-x86_64/lava.log &&
-	grep -q "\"lvl\": \"target\", \"msg\": \"GUEST-INIT-END\"" "$log" &&
-	sed "s/\"lvl\": \"target\", \"msg\": \"GUEST-INIT-END\"/\"lvl\": \"feedback\", \"msg\": \"GUEST-INIT-END\"/" "$log" >"$TEST_DIR/feedback.log" &&
+	# The run put the marker in a target record, or (about one run in
+	# five) in a feedback one, alone or with the text read with it:
+	# either way, a feedback record here.
+	grep -q "GUEST-INIT-END" "$log" &&
+	sed "/GUEST-INIT-END/s/\"lvl\": \"target\"/\"lvl\": \"feedback\"/" "$log" >"$TEST_DIR/feedback.log" &&
+	grep -q "\"lvl\": \"feedback\", \"msg\": \".*GUEST-INIT-END" "$TEST_DIR/feedback.log" &&
+	! grep -q "\"lvl\": \"target\", \"msg\": \".*GUEST-INIT-END" "$TEST_DIR/feedback.log" &&
 	expect_exit 0 lava-results --job "$L/jobs/7.3-x86_64.yaml" "$TEST_DIR/feedback.log" &&
 	grep -q "^x86_64: PASS " "$TEST_DIR/stdout" &&
-	grep -v "\"msg\": \"GUEST-INIT-END\"" "$log" >"$TEST_DIR/nomarker.log" &&
+	grep -v "GUEST-INIT-END" "$log" >"$TEST_DIR/nomarker.log" &&
 	expect_exit 1 lava-results --job "$L/jobs/7.3-x86_64.yaml" "$TEST_DIR/nomarker.log" &&
 	grep -q "^x86_64: MISS " "$TEST_DIR/stdout"
 '
@@ -94,13 +99,14 @@ test_expect_success 'the end marker in a feedback record still ends the run; wit
 test_expect_success 'bad input: one-line errors' '
 	expect_exit 2 lava-local --out "$TEST_DIR/bad" --kernel 5.4 &&
 	expect_one_line_error "unknown base .5\.4." &&
-	expect_exit 2 lava-local --out "$TEST_DIR/bad" --targets "x86_64 sparc" &&
-	expect_one_line_error "unknown target .sparc." &&
+	expect_exit 2 lava-local --out "$TEST_DIR/bad" --targets "x86_64 nosuch" &&
+	expect_one_line_error "unknown target .nosuch." &&
 	[ ! -e "$TEST_DIR/bad" ] &&
 	sed "/kernel-overlay\./d" "$L/jobs/7.3-x86_64.yaml" >"$TEST_DIR/no-meta.yaml" &&
 	expect_exit 2 lava-results --job "$TEST_DIR/no-meta.yaml" "$L/7.3-x86_64/lava.log" &&
 	expect_one_line_error "no kernel-overlay.base/target metadata" &&
-	expect_exit 2 lava-results --job "$L/jobs/7.3-x86_64.yaml" "$L/7.3-x86_64/console.log" &&
+	printf "%s\n" "KTAP version 1" "1..1" "ok 1 guest_init" GUEST-INIT-END >"$TEST_DIR/console.log" &&
+	expect_exit 2 lava-results --job "$L/jobs/7.3-x86_64.yaml" "$TEST_DIR/console.log" &&
 	expect_one_line_error "console.log: no LAVA log records"
 '
 
