@@ -73,6 +73,23 @@ test_expect_success 'the 0004 verdict takes the guest pread() timing from the ar
 	! grep -q "pread() timing" "$r/report.md"
 '
 
+test_expect_success 'the targets table: compiler, per-suite counts, and a target its table skips with the reason' '
+	t=$(copy_tree 6.12 targets) && rm -rf "$r" && mkdir -p "$r/stages" &&
+	apply --json "$r/stages/apply.json" "$t" >/dev/null &&
+	as_stage "$r/stages/apply.json" apply series &&
+	echo "{\"result\": \"pass\", \"build_seconds\": 7, \"kernel_version\": \"6.12.1\", \"toolchain\": {\"cc\": \"mips-linux-gnu-gcc (Debian 12.2.0-14) 12.2.0\"}}" >"$r/stages/build-mips.json" &&
+	as_stage "$r/stages/build-mips.json" build-mips build &&
+	printf "%s\n" "KTAP version 1" "1..2" "    # Subtest: unaligned" "    1..3" "    ok 1 a" "    not ok 2 b" \
+		"    ok 3 c # SKIP no" "not ok 1 unaligned" "    # Subtest: memcpy" "    1..1" "    ok 1 m" "ok 2 memcpy" >"$TEST_DIR/k.log" &&
+	ktap-parse --json "$r/stages/boot-mips.json" "$TEST_DIR/k.log" >/dev/null || true &&
+	as_stage "$r/stages/boot-mips.json" boot-mips boot &&
+	bash -c ". \"\$1/lib/common.sh\"; . \"\$1/lib/results.sh\"; stage_na \"\$2\" build-armeb build series \"no big-endian ARMv7 in 7.3\" \"\$3\"" \
+		_ "$SCRIPTS" "$r/stages/build-armeb.json" "$TEST_DIR/inputs" &&
+	report "$r" &&
+	grep -q "^| mips | 6.12.1 | mips-linux-gnu-gcc 12.2.0 | 7 s | .* | 1/1/1 | 1/0/0 | - | " "$r/report.md" &&
+	grep -q "^| armeb | - | - | n/a | - | SKIP: no big-endian ARMv7 in 7.3 | " "$r/report.md"
+'
+
 test_expect_success 'no stage results, no stages directory: one-line errors' '
 	mkdir -p "$TEST_DIR/empty/stages" &&
 	expect_exit 2 report "$TEST_DIR/empty" &&
