@@ -37,4 +37,18 @@ test_expect_success DEPS_DONE 'the stamp is what it trusts: without it the packa
 	cmp "$TEST_DIR/stamp" "$TOP/build/.deps-stamp"
 '
 
+test_expect_success DEPS_DONE 'a target table'"'"'s PACKAGES: wanted when the target is named, not otherwise; a default target adds none' '
+	tt=$TEST_DIR/targets && mkdir -p "$tt" &&
+	cp "$TOP/configs/targets/x86_64.conf" "$tt/" &&
+	{ cat "$TOP/configs/targets/x86_64.conf"; echo DEFAULT=no; echo "PACKAGES=\"kernel-overlay-no-such-package\""; } >"$tt/fake.conf" &&
+	TARGET_TABLES=$tt expect_exit 0 deps --list &&
+	[ ! -s "$TEST_DIR/stdout" ] &&
+	TARGET_TABLES=$tt expect_exit 0 deps --list --targets x86_64 &&
+	[ ! -s "$TEST_DIR/stdout" ] &&
+	TARGET_TABLES=$tt expect_exit 0 deps --list --targets "x86_64 fake" &&
+	expect_eq "$(cat "$TEST_DIR/stdout")" kernel-overlay-no-such-package missing &&
+	TARGET_TABLES=$tt expect_exit 2 deps --list --targets nosuch &&
+	expect_one_line_error "unknown target .nosuch."
+'
+
 test_done
