@@ -26,7 +26,14 @@ want_cells=$(for k in $kernels; do
 done)
 cells=$(grep -c . <<<"$want_cells")
 default=$(base_default)
-export kernels want_cells cells default
+# The opt-in cells: the other tables without a SKIP, on the default
+# kernel with their first toolchain.
+want_opt_in=$(for t in $(targets --all); do
+	targets | grep -qxF "$t" && continue
+	[ -z "$(targets "$t" SKIP)" ] || continue
+	tcs=$(targets "$t" TOOLCHAINS) && echo "$default:$t:${tcs%% *}"
+done)
+export kernels want_cells cells default want_opt_in
 
 test_expect_success "the committed workflow is what the tables give ($cells cells)" '
 	[ -n "$kernels" ] || fail "configs/bases: no kernel with a Debian tree" &&
@@ -34,17 +41,31 @@ test_expect_success "the committed workflow is what the tables give ($cells cell
 	grep -q "up to date ($cells cells)" "$TEST_DIR/stderr"
 '
 
+# job_cells JOB: the cells of the workflow job JOB, KERNEL:TARGET:TOOLCHAIN.
+job_cells() {
+	awk -v job="  $1:" "/^  [a-z-]+:\$/ { in_job = (\$0 == job) }
+		in_job && /^          - base: / { b = \$3; gsub(/\"/, \"\", b) }
+		in_job && /^            target: / { t = \$2 }
+		in_job && /^            toolchain: / { print b \":\" t \":\" \$2 }" "$wf"
+}
+export -f job_cells
+
 test_expect_success "one job per kernel ($kernels) x target x toolchain of the tables" '
-	expect_eq "$(grep -c "^          - base: " "$wf")" "$cells" "matrix entries" &&
-	got=$(awk "/^          - base: / { b = \$3; gsub(/\"/, \"\", b) }
-		/^            target: / { t = \$2 } /^            toolchain: / { print b \":\" t \":\" \$2 }" "$wf") &&
-	expect_eq "$got" "$want_cells" "matrix cells" &&
+	expect_eq "$(job_cells build-boot | wc -l)" "$cells" "matrix entries" &&
+	expect_eq "$(job_cells build-boot)" "$want_cells" "matrix cells" &&
 	expect_eq "$(sed -n "s/^          --expect //p" "$wf")" "$want_cells" "cells the merge job expects" &&
 	grep -qxF "          --expect $default:armv5:gcc" "$wf" &&
 	grep -qxF "          --expect $default:armv5:clang-22" "$wf" &&
 	expect_eq "$(grep -c ":loongarch64:" <<<"$want_cells")" "$((4 * $(wc -w <<<"$kernels")))" "loongarch64 cells (clang-22, gcc-14 to gcc-16)" &&
 	grep -q "TOOLCHAIN=\${{ matrix.toolchain }}$" "$wf" &&
 	grep -q "name: results-\${{ matrix.base }}-\${{ matrix.target }}-\${{ matrix.toolchain }}$" "$wf"
+'
+
+test_expect_success 'the opt-in targets: one job of their own, on the default kernel, started by hand' '
+	[ -n "$want_opt_in" ] &&
+	expect_eq "$(job_cells build-boot-opt-in)" "$want_opt_in" "opt-in cells" &&
+	grep -A1 "^  build-boot-opt-in:$" "$wf" | grep -qxF "    if: github.event_name == '"'"'workflow_dispatch'"'"'" &&
+	! job_cells build-boot-opt-in | grep -q ":armeb:"
 '
 
 test_expect_success 'action-validator accepts it' '
