@@ -361,4 +361,14 @@ test_expect_success 'lava-jobs: a made-up target from its table alone' '
 	grep -q "^  arch: madeup$" "$j" && ! grep -q -- "-machine board7" "$j"
 '
 
+test_expect_success 'a table with SKIP: build-kernel refuses it with the reason in one line, the tree untouched' '
+	table skipped "DEFAULT=no" "SKIP=\"no such machine here (measured)\"" &&
+	tree=$TEST_DIR/tree && mkdir -p "$tree" && echo "VERSION = 7" >"$tree/Makefile" &&
+	before=$(tree_sum "$tree") &&
+	TARGET_TABLES=$T expect_exit 2 build-kernel --target skipped "$tree" &&
+	expect_one_line_error "skipped.conf:11: skipped is not built here: no such machine here \(measured\)" &&
+	expect_eq "$(tree_sum "$tree")" "$before" "the tree" &&
+	expect_eq "$(TARGET_TABLES=$T targets skipped SKIP)" "no such machine here (measured)" SKIP
+'
+
 test_done
