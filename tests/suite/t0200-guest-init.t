@@ -89,8 +89,37 @@ test_expect_success 'build-init --nolibc: a tree without nolibc, or without the 
 	[ ! -e "$TEST_DIR/x" ]
 '
 
+# The init divides no 64-bit value with the compiler (a 32-bit target
+# would call libgcc, which some link without, and Alpha has no divide
+# instruction): guest.h's shift-and-subtract helpers, checked against
+# the compiler's own division on the host.
+test_expect_success 'div_u64_u32 and mod_u64_u32 agree with / and %' '
+	cat >"$TEST_DIR/div.c" <<-EOF &&
+	#include "guest.h"
+	int main(void)
+	{
+		static const unsigned long long n[] = { 0, 1, 999999, 1000000,
+			123456789012345ULL, 0xffffffffffffffffULL, 1ULL << 63 };
+		static const unsigned long d[] = { 1, 7, 10, 1000, 1000000, 0xffffffffUL };
+		unsigned int i, j;
+
+		for (i = 0; i < sizeof(n) / sizeof(n[0]); i++)
+			for (j = 0; j < sizeof(d) / sizeof(d[0]); j++)
+				if (div_u64_u32(n[i], d[j]) != n[i] / d[j] ||
+				    mod_u64_u32(n[i], d[j]) != n[i] % d[j])
+					return 1;
+		return 0;
+	}
+	EOF
+	gcc -O2 -Wall -Werror -I"$TOP/tests/guest/include" -o "$TEST_DIR/div" "$TEST_DIR/div.c" &&
+	"$TEST_DIR/div"
+'
+
 # Every default target (make deps installs their compilers); the opt-in
 # ones run theirs under make all-arches.
+test_expect_success 'the default targets: their inits are the next tests' '
+	[ -n "$(targets)" ]
+'
 for target in $(targets); do
 	export target
 	test_expect_success "$target: built static, runs in user mode, all KTAP tests ok" '
