@@ -24,11 +24,12 @@ deps:
 
 # Opt-in: every target table (configs/targets/, the opt-in ones too: the
 # kunit.py configurations) built with the series and booted, no shipped
-# builds, no evidence stages: build/all-arches/report.md.  Resumable: a
+# builds, no evidence stages, and 0001's objects per target (objects-T):
+# build/all-arches/report.md.  Resumable: a
 # target that passed is reused, builds are incremental and ccache'd.
 all-arches:
 	scripts/deps --targets all
-	scripts/pipeline --targets all --no-shipped --no-evidence --report build/all-arches $(if $(KERNEL),--kernel $(KERNEL))
+	scripts/pipeline --targets all --no-shipped --no-evidence --objects --report build/all-arches $(if $(KERNEL),--kernel $(KERNEL))
 
 # Opt-in: every GCC of configs/toolchain-root (13 to 16, four targets).
 toolchain-root-full: deps

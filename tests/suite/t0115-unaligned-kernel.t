@@ -87,7 +87,7 @@ test_expect_success 'objects-armv5: an OUT another run is using is one error lin
 	for i in $(seq 50); do flock -n "$o" true || break; sleep 0.1; done &&
 	rc=0
 	expect_exit 4 objects-armv5 --kernel 6.1 "$o" &&
-		expect_one_line_error "olock: another objects-armv5 run is using it" || rc=1
+		expect_one_line_error "olock: another objects run is using it" || rc=1
 	kill "$holder" 2>/dev/null || true
 	wait "$holder" 2>/dev/null || true
 	[ $rc -eq 0 ] && test -d "$o/here/src" && test ! -e "$o/src/memcpy"
