@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
+# Adding a target is one table: in a scratch copy of the project, a
+# made-up target "madeup" (x86_64's table under another name, opt-in, with
+# one more word on its kernel command line) is listed, configured, its
+# guest init built and booted, its LAVA job and its CI cell written, and
+# its 0001 objects compared, with no other file of the project changed.
+# make test boots the madeup table on the x86_64 kernel make test builds
+# anyway; the madeup kernel's own build (its own O= directory: a cold
+# build) and its objects are make test-long's.
+# shellcheck source=tests/suite/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
+
+proj=$TEST_DIR/project
+mkdir -p "$proj/build"
+(cd "$TOP" && git ls-files -co --exclude-standard -z | cpio -0 -pdm --quiet "$proj")
+git -C "$proj" init -q && git -C "$proj" add -A &&
+	git -C "$proj" -c user.name=t -c user.email=t@t commit -qm scratch
+# The scratch project builds with this one's trees, ccache and kconfig cache.
+for d in src work ccache kconfig-cache unpacked npm toolchain-root; do
+	[ ! -e "$TOP/build/$d" ] || ln -s "$TOP/build/$d" "$proj/build/$d"
+done
+{
+	echo "# madeup: a target made up by tests/suite/t0017-new-target.t."
+	grep -v -e '^#' -e '^DEFAULT=' -e '^KERNEL_ARGS=' "$TOP/configs/targets/x86_64.conf"
+	echo "DEFAULT=no"
+	echo "KERNEL_ARGS=\"$("$TOP/scripts/targets" x86_64 KERNEL_ARGS) madeup.word=1\""
+} >"$proj/configs/targets/madeup.conf"
+export proj
+# in_proj CMD ARG...: the scratch project's CMD (a path under it).
+in_proj() {
+	local c=$1
+	shift
+	"$proj/$c" "$@"
+}
+export -f in_proj
+
+kbuild_prereq 7.3 x86_64 || true
+
+test_expect_success 'listed and loaded: scripts/targets --all, its keys, its toolchain' '
+	in_proj scripts/targets --all >"$TEST_DIR/all" &&
+	grep -qx madeup "$TEST_DIR/all" &&
+	! in_proj scripts/targets | grep -qx madeup &&
+	test "$(in_proj scripts/targets madeup QEMU)" = qemu-system-x86_64 &&
+	in_proj scripts/targets --toolchain gcc madeup | grep -qx "TOOLCHAIN=gcc"
+'
+
+test_expect_success 'build-kernel: its own configuration, the series'"'"' suites in it' '
+	work=$(fixture_locked work-tree 7.3 2>"$TEST_DIR/wt.log") &&
+	obj=$(in_proj scripts/stages/build-kernel --configure-only --target madeup "$work" 2>"$TEST_DIR/cfg.log") &&
+	case $obj in "$proj"/build/kbuild/*-madeup-*) ;; *) false ;; esac &&
+	grep -qx CONFIG_UNALIGNED_KUNIT_TEST=y "$obj/.config"
+'
+
+test_expect_success KBUILD_7_3_x86_64 'build-init, mkinitramfs, boot: the table'"'"'s command line, every suite passing' '
+	in_proj scripts/stages/build-init madeup "$TEST_DIR/init" >/dev/null 2>"$TEST_DIR/init.log" &&
+	in_proj scripts/stages/mkinitramfs "$TEST_DIR/init/init" "$TEST_DIR/init/initramfs.cpio" >/dev/null 2>&1 &&
+	in_proj scripts/stages/boot --target madeup --obj "$KBUILD_DIR" --initrd "$TEST_DIR/init/initramfs.cpio" \
+		--out "$TEST_DIR/boot" --json "$TEST_DIR/boot.json" >/dev/null 2>"$TEST_DIR/boot.log" &&
+	jq -e ".status == \"PASS\" and .target == \"madeup\" and .counts.failed == 0" "$TEST_DIR/boot.json" >/dev/null &&
+	grep -q "Kernel command line:.* madeup.word=1" "$(jq -r .console_log "$TEST_DIR/boot.json")"
+'
+
+test_expect_success 'LAVA: lava-jobs --all writes and validates its job, with its command line' '
+	in_proj scripts/engines/lava-jobs --all "$TEST_DIR/lava" >/dev/null 2>"$TEST_DIR/lava.log" &&
+	f=$(ls "$TEST_DIR"/lava/*-madeup.yaml | head -n 1) && test -f "$f" &&
+	grep -q "madeup.word=1" "$f" &&
+	! grep -l "madeup" "$TEST_DIR"/lava/*-x86_64.yaml
+'
+
+test_expect_success 'CI: the generated workflow has its opt-in cell' '
+	in_proj scripts/engines/ci-workflow --output "$TEST_DIR/wf.yml" >/dev/null &&
+	grep -qx " *target: madeup" "$TEST_DIR/wf.yml" &&
+	! grep -q "madeup" "$TOP/.github/workflows/kernel-matrix.yml"
+'
+
+test_expect_success LONG,KBUILD_7_3_x86_64 'its own kernel builds and boots; its 0001 objects equal pre-7.0'"'"'s' '
+	work=$(fixture_locked work-tree 7.3 2>"$TEST_DIR/wt.log") &&
+	obj=$(in_proj scripts/stages/build-kernel --target madeup "$work" 2>"$TEST_DIR/build.log") &&
+	in_proj scripts/stages/boot --target madeup --obj "$obj" --initrd "$TEST_DIR/init/initramfs.cpio" \
+		--out "$TEST_DIR/boot2" --json "$TEST_DIR/boot2.json" >/dev/null 2>&1 &&
+	jq -e ".status == \"PASS\"" "$TEST_DIR/boot2.json" >/dev/null &&
+	in_proj scripts/evidence/unaligned/objects --target madeup --config boot --objects "lib/string.o lib/xxhash.o" \
+		--json "$TEST_DIR/objects.json" "$TEST_DIR/objects" >"$TEST_DIR/objects.tap" 2>"$TEST_DIR/objects.log" &&
+	jq -e ".target == \"madeup\" and .summary.built == 2 and .summary.rework_text_differs == 0" "$TEST_DIR/objects.json" >/dev/null
+'
+
+test_expect_success 'and nothing else of the scratch project changed' '
+	test "$(git -C "$proj" status --porcelain -uall | grep -v "^?? build/")" = "?? configs/targets/madeup.conf"
+'
+
+test_done
