@@ -12,6 +12,9 @@
 . "$SCRIPTS/lib/common.sh"
 # shellcheck source=scripts/lib/series.sh
 . "$SCRIPTS/lib/series.sh"
+# 6.1 unpacked before the one-line error cases: its first unpack prints
+# get-kernel's progress.
+kernel_tree 6.1 >/dev/null || true
 
 # The default kernel, its line (the variants' linux-LINE) and its tree.
 k=$(base_default)
