@@ -11,10 +11,7 @@
 # The scratch project: its tracked files as they are now, and the pristine
 # trees of this one (read only).
 proj=$TEST_DIR/project
-mkdir -p "$proj/build"
-(cd "$TOP" && git ls-files -co --exclude-standard -z | cpio -0 -pdm --quiet "$proj")
-git -C "$proj" init -q && git -C "$proj" add -A &&
-	git -C "$proj" -c user.name=t -c user.email=t@t commit -qm scratch
+scratch_project "$proj"
 kernel_tree 6.12 >/dev/null
 ln -s "$TOP/build/src" "$proj/build/src"
 

@@ -12,10 +12,7 @@
 . "$(dirname "$0")/test-lib.sh"
 
 proj=$TEST_DIR/project
-mkdir -p "$proj/build"
-(cd "$TOP" && git ls-files -co --exclude-standard -z | cpio -0 -pdm --quiet "$proj")
-git -C "$proj" init -q && git -C "$proj" add -A &&
-	git -C "$proj" -c user.name=t -c user.email=t@t commit -qm scratch
+scratch_project "$proj"
 # The scratch project builds with this one's trees, ccache and kconfig cache.
 for d in src work ccache kconfig-cache unpacked npm toolchain-root; do
 	[ ! -e "$TOP/build/$d" ] || ln -s "$TOP/build/$d" "$proj/build/$d"

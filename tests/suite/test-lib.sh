@@ -413,6 +413,16 @@ expect_statuses() {
 # kernel_tree VER: the pristine tree (unpacked on first use).
 kernel_tree() { "$SCRIPTS/get-kernel" "$1" 2>/dev/null; }
 
+# scratch_project DIR: a copy of the project in DIR (its tracked files and
+# the untracked ones git does not ignore, as they are now), committed, so
+# that a test can show which files it changed; DIR/build is empty.
+scratch_project() {
+	mkdir -p "$1/build"
+	(cd "$TOP" && git ls-files -co --exclude-standard -z | cpio -0 -pdm --quiet "$1")
+	git -C "$1" init -q && git -C "$1" add -A &&
+		git -C "$1" -c user.name=t -c user.email=t@t commit -qm scratch
+}
+
 # copy_tree VER NAME: a hard-linked copy of the pristine tree, for this test.
 copy_tree() {
 	"$SCRIPTS/copy-tree" --link "$(kernel_tree "$1")" "$TEST_DIR/$2" 2>/dev/null
