@@ -24,7 +24,7 @@ deps:
 
 # Opt-in: every target table (configs/targets/, the opt-in ones too: the
 # kunit.py configurations) built with the series and booted, no shipped
-# builds, no evidence stages, and 0001's objects per target (objects-T):
+# builds, no evidence stages, and 0001's objects per target (objects-boot-T):
 # build/all-arches/report.md.  Resumable: a
 # target that passed is reused, builds are incremental and ccache'd.
 all-arches:

@@ -96,4 +96,11 @@ test_expect_success 'objects-armv5: an OUT another run is using is one error lin
 	[ $rc -eq 0 ] && test -d "$o/here/src" && test ! -e "$o/src/memcpy"
 '
 
+test_expect_success 'objects: a SKIP table whose boot configuration cannot be made is n/a with its SKIP, exit 0' '
+	deps --targets armeb >/dev/null 2>&1 &&
+	objects --target armeb --config boot --json "$TEST_DIR/armeb.json" "$TEST_DIR/oarmeb" >"$TEST_DIR/armeb.tap" 2>"$TEST_DIR/armeb.log" &&
+	grep -q "^1..0 # SKIP armeb: its boot configuration cannot be made (its table.s SKIP: " "$TEST_DIR/armeb.tap" &&
+	jq -e ".result == \"n/a\" and .target == \"armeb\"" "$TEST_DIR/armeb.json" >/dev/null
+'
+
 test_done
