@@ -217,6 +217,25 @@ arch_srcarch() {
 	esac
 }
 
+# arch_sparse_flags ARCH BIG_ENDIAN(y|n) 64BIT(y|n): what arch/SRCARCH/Makefile
+# adds to sparse's CHECKFLAGS for that configuration (the top Makefile's
+# part is read from the tree), as the kernel's arch Makefiles write it:
+# first line the macro sparse must then define (for a check that sparse
+# knows the target), then the flags, one a line.  Status 1 for an ARCH
+# not here.  LoongArch's come from $(CC) -dM: the macro alone.
+arch_sparse_flags() {
+	case $1 in
+	x86 | x86_64 | i386)
+		if [ "$3" = y ]; then printf '%s\n' __x86_64__ -D__x86_64__; else printf '%s\n' __i386__ -D__i386__; fi ;;
+	arm)
+		printf '%s\n' __arm__ "$([ "$2" = y ] && echo -D__ARMEB__ || echo -D__ARMEL__)" -D__arm__ ;;
+	arm64)
+		printf '%s\n' __aarch64__ "$([ "$2" = y ] && echo -D__AARCH64EB__ || echo -D__AARCH64EL__)" -D__aarch64__ ;;
+	loongarch) echo __loongarch__ ;;
+	*) return 1 ;;
+	esac
+}
+
 # target_srcarch: arch_srcarch of the loaded table's ARCH.
 target_srcarch() { arch_srcarch "$ARCH"; }
 
@@ -224,6 +243,21 @@ target_srcarch() { arch_srcarch "$ARCH"; }
 # (scripts/stages/boot) and LAVA (scripts/engines/lava-jobs) pass it.
 target_cmdline() {
 	printf '%s\n' "console=$CONSOLE rdinit=/init panic=-1 oops=panic${KERNEL_ARGS:+ $KERNEL_ARGS}"
+}
+
+# _target_cross: the loaded table's CROSS_COMPILE, or for a table without
+# one (its default compiler needs none: x86_64's gcc, LoongArch's clang)
+# the prefix of ARCH's GNU triple; status 1 if there is none.
+_target_cross() {
+	if [ -n "$CROSS_COMPILE" ]; then
+		printf '%s\n' "$CROSS_COMPILE"
+		return
+	fi
+	case $ARCH in
+	x86_64 | x86) echo x86_64-linux-gnu- ;;
+	loongarch) echo loongarch64-linux-gnu- ;;
+	*) return 1 ;;
+	esac
 }
 
 # _toolchain_resolve TC: how toolchain TC builds a kernel of the loaded
@@ -241,14 +275,7 @@ _toolchain_resolve() {
 	clang-[1-9] | clang-[1-9][0-9]) _tc_llvm=-${1#clang-} ;;
 	gcc-1[3-6])
 		_tc_llvm=''
-		_tc_cross=$CROSS_COMPILE
-		if [ -z "$_tc_cross" ]; then
-			case $ARCH in
-			x86_64 | x86) _tc_cross=x86_64-linux-gnu- ;;
-			loongarch) _tc_cross=loongarch64-linux-gnu- ;;
-			*) return 1 ;;
-			esac
-		fi
+		_tc_cross=$(_target_cross) || return 1
 		_tc_cross=$BUILD/toolchain-root/$1/bin/$_tc_cross ;;
 	*) return 1 ;;
 	esac
@@ -273,6 +300,64 @@ target_toolchain() {
 	[ $listed -eq 1 ] || die "$EX_USAGE" "toolchain '$tc' not in $1's TOOLCHAINS ($TOOLCHAINS)"
 	_toolchain_resolve "$tc"
 	TOOLCHAIN=$tc CROSS_COMPILE=$_tc_cross LLVM=$_tc_llvm TOOLCHAIN_CC=$_tc_cc TOOLCHAIN_LD=$_tc_ld
+}
+
+# --- the user-mode rows of 0001's harness and codegen table -----------------
+
+# harness_names: the rows of the user-mode harness and the codegen table
+# (scripts/evidence/unaligned), one a line: each target table with
+# HARNESS set, by name, then its HARNESS_VARIANT as TABLE-VARIANT.
+harness_names() {
+	local n line
+	for n in $(_table_names "$TARGET_TABLES"); do
+		# A bad table is its error line and a failure, not a gap.
+		line=$(target_load "$n" && printf '%s %s' "$HARNESS" "$HARNESS_VARIANT") || return
+		case $line in
+		' '*) ;;
+		*' ') printf '%s\n' "$n" ;;
+		*) printf '%s\n%s\n' "$n" "$n-${line#* }" ;;
+		esac
+	done
+}
+
+# harness_load ROW: target_load of the table of ROW (a name harness_names
+# gives), then HARNESS_ROW (ROW), HARNESS_TRIPLE (resolved),
+# HARNESS_FLAGS (HARNESS_CFLAGS, and the variant's after them) and
+# HARNESS_DRIVER (the harness's compiler command: TRIPLE-gcc or clang-N).
+# Another name is a die (EX_USAGE).
+harness_load() {
+	local row=$1 table=$1 variant='' cross
+	if [ ! -f "$TARGET_TABLES/$row.conf" ] && [[ $row == *-* ]]; then
+		table=${row%-*} variant=${row##*-}
+	fi
+	if [ ! -f "$TARGET_TABLES/$table.conf" ]; then
+		die "$EX_USAGE" "unknown harness row '$row' (one of: $(harness_names | paste -sd' '))"
+	fi
+	target_load "$table"
+	if [ -z "$HARNESS" ] || { [ -n "$variant" ] && [ "$variant" != "$HARNESS_VARIANT" ]; }; then
+		die "$EX_USAGE" "unknown harness row '$row' (one of: $(harness_names | paste -sd' '))"
+	fi
+	case $HARNESS_REPRODUCES in
+	yes | no) ;;
+	*) die "$EX_USAGE" "$(_table_where HARNESS_REPRODUCES): HARNESS_REPRODUCES: '$HARNESS_REPRODUCES' is not yes or no" ;;
+	esac
+	case $HARNESS in
+	glibc | nolibc) ;;
+	*) die "$EX_USAGE" "$(_table_where HARNESS): HARNESS: '$HARNESS' is not glibc or nolibc" ;;
+	esac
+	if [ -z "$HARNESS_TRIPLE" ]; then
+		cross=$(_target_cross) ||
+			die "$EX_USAGE" "$(_table_where HARNESS_TRIPLE): HARNESS_TRIPLE: empty, and ARCH=$ARCH has no default triple"
+		HARNESS_TRIPLE=${cross%-}
+	fi
+	case $HARNESS_CC in
+	gcc) HARNESS_DRIVER=$HARNESS_TRIPLE-gcc ;;
+	clang-[1-9] | clang-[1-9][0-9]) HARNESS_DRIVER=$HARNESS_CC ;;
+	*) die "$EX_USAGE" "$(_table_where HARNESS_CC): HARNESS_CC: '$HARNESS_CC' is not gcc or clang-N" ;;
+	esac
+	HARNESS_ROW=$row
+	HARNESS_FLAGS=$HARNESS_CFLAGS${variant:+ $HARNESS_VARIANT_CFLAGS}
+	HARNESS_FLAGS=${HARNESS_FLAGS# }
 }
 
 # --- board tables -------------------------------------------------------------

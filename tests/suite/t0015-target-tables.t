@@ -322,7 +322,9 @@ test_expect_success 'the schemas: every key documented, no key in both' '
 # kernel's SRCARCH).
 test_expect_success 'the generic scripts name no architecture' '
 	for f in scripts/pipeline scripts/report scripts/stages/boot scripts/stages/build-kernel \
-		scripts/stages/mkinitramfs scripts/engines/lava-jobs scripts/bench/bench-boot; do
+		scripts/stages/mkinitramfs scripts/engines/lava-jobs scripts/bench/bench-boot \
+		scripts/evidence/unaligned/unaligned-suite scripts/evidence/unaligned/codegen-table \
+		scripts/checks/check-sparse; do
 		grep -v "^[[:space:]]*#" "$TOP/$f" |
 			grep -nwE "x86_64|x86|i386|arm64|aarch64|arm|armv5|armel|armhf|loongarch|loongarch64|s390|s390x|m68k|mips|powerpc|riscv" &&
 			{ echo "$f names an architecture"; return 1; }

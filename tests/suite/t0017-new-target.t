@@ -3,7 +3,8 @@
 # Adding a target is one table: in a scratch copy of the project, a
 # made-up target "madeup" (x86_64's table under another name, opt-in, with
 # one more word on its kernel command line) is listed, configured, its
-# guest init built and booted, its LAVA job and its CI cell written, and
+# guest init built and booted, its LAVA job and its CI cell written, its
+# rows of 0001's codegen table and user-mode harness built and run, and
 # its 0001 objects compared, with no other file of the project changed.
 # make test boots the madeup table on the x86_64 kernel make test builds
 # anyway; the madeup kernel's own build (its own O= directory: a cold
@@ -69,6 +70,30 @@ test_expect_success 'CI: the generated workflow has its opt-in cell' '
 	in_proj scripts/engines/ci-workflow --output "$TEST_DIR/wf.yml" >/dev/null &&
 	grep -qx " *target: madeup" "$TEST_DIR/wf.yml" &&
 	! grep -q "madeup" "$TOP/.github/workflows/kernel-matrix.yml"
+'
+
+test_expect_success 'the codegen table: a row of its own, from its HARNESS keys' '
+	in_proj scripts/evidence/unaligned/unaligned-variants "$TEST_DIR/variants" >/dev/null 2>"$TEST_DIR/variants.log" &&
+	in_proj scripts/evidence/unaligned/codegen-table --help | grep -q "today: .*madeup" &&
+	in_proj scripts/evidence/unaligned/codegen-table --variants "$TEST_DIR/variants" --compilers gcc-12 \
+		--targets madeup --json "$TEST_DIR/codegen.json" >"$TEST_DIR/codegen.tap" 2>"$TEST_DIR/codegen.log" &&
+	expect_eq "$(jq -r "[.[] | select(.target == \"madeup\" and .status == \"ok\")] | length" "$TEST_DIR/codegen.json")" 6 "madeup rows" &&
+	grep -q "^ok [0-9]* - gcc-12 madeup -O2: rework: no memcpy() call$" "$TEST_DIR/codegen.tap"
+'
+
+test_expect_success 'the unaligned harness: a row of its own, built, checked and run as its table says' '
+	in_proj scripts/evidence/unaligned/unaligned-suite --variants "$TEST_DIR/variants" --targets madeup \
+		--json "$TEST_DIR/suite.json" >"$TEST_DIR/suite.tap" 2>"$TEST_DIR/suite.log" &&
+	grep -q "^ok 1 - madeup: binaries are madeup code and ran (natively)" "$TEST_DIR/suite.tap" &&
+	expect_eq "$(jq -r "[.results[] | select(.target == \"madeup\" and .form == \"rework\" and .wrong == 0)] | length" \
+		"$TEST_DIR/suite.json")" 3 "rework rows with no wrong answer" &&
+	mkdir -p "$TEST_DIR/tables" &&
+	{ cat "$proj/configs/targets/madeup.conf" && echo "HARNESS_ELF_ATTRS=\"Tag_CPU_arch: v5TE\""; } \
+		>"$TEST_DIR/tables/madeup.conf" &&
+	TARGET_TABLES=$TEST_DIR/tables expect_exit 1 in_proj scripts/evidence/unaligned/unaligned-suite \
+		--variants "$TEST_DIR/variants" --targets madeup &&
+	grep -q "^not ok 1 - madeup: binaries are madeup code" "$TEST_DIR/stdout" &&
+	grep -q "readelf -A has no .Tag_CPU_arch: v5TE." "$TEST_DIR/stdout"
 '
 
 test_expect_success LONG,KBUILD_7_3_x86_64 'its own kernel builds and boots; its 0001 objects equal pre-7.0'"'"'s' '

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The unaligned accessors of the series (tools/include/linux/unaligned.h with
 # the reworked vdso/unaligned.h): correctness and strict-aliasing probes on
-# x86_64, armel (ARM and Thumb), armhf, arm64 and loongarch64, with the
-# packed and memcpy forms for comparison.  scripts/evidence/unaligned/unaligned-suite prints
+# every target whose table has HARNESS (x86_64, ARMv5 in ARM and Thumb
+# code, ARMv7, arm64 and LoongArch, with and without -mstrict-align), with
+# the packed and memcpy forms for comparison.  scripts/evidence/unaligned/unaligned-suite prints
 # the TAP, which this test passes through; its progress and the commands it
 # ran go to build/tests/t0110-unaligned.log, its results to
 # build/tests/t0110-unaligned.json.

@@ -3,7 +3,7 @@
 # scripts/evidence/unaligned/codegen-table can fail: on a scratch 6.12 tree whose
 # tools/include/vdso/unaligned.h is mainline 7.0's memcpy() form, the
 # "rework" is that form, and the zero-memcpy assertion must fail on gcc-12
-# armv5te, with a non-zero exit.
+# armv5, with a non-zero exit.
 #
 # The memcpy form needs __unqual_scalar_typeof(), which 6.12's tools
 # headers lack: scripts/evidence/unaligned/unaligned-variants supplies it as an -I directory
@@ -51,22 +51,24 @@ test_expect_success 'scripts/evidence/unaligned/unaligned-variants --tree SCRATC
 	expect_eq "$(cat "$swapped/rework.cflags")" "-I$(cd "$scratch" && pwd -P)/tools/include" rework.cflags
 '
 
-test_expect_success 'codegen-table fails: not ok for the rework zero-memcpy assertion on gcc-12 armv5te' '
+test_expect_success 'codegen-table fails: not ok for the rework zero-memcpy assertion on gcc-12 armv5 (and armv5-thumb)' '
 	expect_exit 1 codegen-table --variants "$swapped" --compilers gcc-12 --json "$TEST_DIR/swapped.json" &&
-	grep -q "^not ok [0-9]* - gcc-12 armv5te -O2: rework: no memcpy() call$" "$TEST_DIR/stdout" &&
-	grep -q "^not ok [0-9]* - gcc-12 armv5te -Os: rework: no memcpy() call$" "$TEST_DIR/stdout" &&
+	grep -q "^not ok [0-9]* - gcc-12 armv5 -O2: rework: no memcpy() call$" "$TEST_DIR/stdout" &&
+	grep -q "^not ok [0-9]* - gcc-12 armv5 -Os: rework: no memcpy() call$" "$TEST_DIR/stdout" &&
 	grep -q "^1\.\.[0-9]" "$TEST_DIR/stdout"
 '
 
 test_expect_success 'only those fail, with the check that the rework is the packed form: the other rows and the reproduction check pass' '
-	expect_eq "$(grep -c "^not ok" "$TEST_DIR/stdout")" 4 "not ok lines" &&
-	expect_eq "$(grep -c "^not ok [0-9]* - gcc-12 armv5te -O[2s]: the rework.s code is the packed form.s$" "$TEST_DIR/stdout")" 2 \
+	expect_eq "$(grep -c "^not ok" "$TEST_DIR/stdout")" 8 "not ok lines (ARMv5 in ARM and Thumb code)" &&
+	expect_eq "$(grep -c "^not ok [0-9]* - gcc-12 armv5-thumb -O[2s]: \(rework: no memcpy() call\|the rework.s code is the packed form.s\)$" "$TEST_DIR/stdout")" 4 \
+		"not ok: Thumb" &&
+	expect_eq "$(grep -c "^not ok [0-9]* - gcc-12 armv5 -O[2s]: the rework.s code is the packed form.s$" "$TEST_DIR/stdout")" 2 \
 		"not ok: the rework is the packed form" &&
-	grep -q "^ok [0-9]* - reproduction: gcc-12 armv5te -O2: " "$TEST_DIR/stdout" &&
+	grep -q "^ok [0-9]* - reproduction: gcc-12 armv5 -O2: " "$TEST_DIR/stdout" &&
 	grep -q "^ok [0-9]* - gcc-12 x86_64 -O2: rework: no memcpy() call$" "$TEST_DIR/stdout" &&
-	expect_eq "$(jq ".[] | select(.target == \"armv5te\" and .opt == \"-O2\" and .form == \"rework\") | .memcpy_calls" \
+	expect_eq "$(jq ".[] | select(.target == \"armv5\" and .opt == \"-O2\" and .form == \"rework\") | .memcpy_calls" \
 		"$TEST_DIR/swapped.json")" \
-		"$(jq ".[] | select(.target == \"armv5te\" and .opt == \"-O2\" and .form == \"memcpy\") | .memcpy_calls" \
+		"$(jq ".[] | select(.target == \"armv5\" and .opt == \"-O2\" and .form == \"memcpy\") | .memcpy_calls" \
 		"$TEST_DIR/swapped.json")" "swapped rework calls = memcpy form calls"
 '
 
