@@ -4,11 +4,14 @@
 # ARMv5 regression was reported with (the toolchain root's, which make
 # deps makes), on the report's objects: crypto/crc32c.o, whose
 # chksum_digest() calls memcpy() with the 7.0 form, and the i.MX25 board's
-# NAND driver.  Builds go to build/objects-gcc-16/ and are reused.
+# NAND driver.  Builds go to build/objects-gcc-16/ and are reused.  The
+# builds are make test-long's (about 200 s cold): make test keeps GCC 16 on
+# the probes (t0120) and GCC 12 on these objects (t0130); 'make
+# evidence-armv5 TOOLCHAIN=gcc-16' compares the whole kernel's.
 # shellcheck source=tests/suite/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
-test_expect_success TOOLROOT_GCC16 'GCC 16.2: the rework is the packed form in each object; the memcpy() form adds calls, chksum_digest() among them' '
+test_expect_success LONG,TOOLROOT_GCC16 'GCC 16.2: the rework is the packed form in each object; the memcpy() form adds calls, chksum_digest() among them' '
 	objects-armv5 --toolchain gcc-16 --objects "crypto/crc32c.o drivers/mtd/nand/raw/nand_base.o" \
 		--json "$TEST_DIR/objects.json" "$TOP/build/objects-gcc-16" >"$TEST_DIR/tap" 2>"$TEST_DIR/log" ||
 		{ cat "$TEST_DIR/tap"; tail -20 "$TEST_DIR/log"; return 1; }
@@ -23,7 +26,7 @@ test_expect_success TOOLROOT_GCC16 'GCC 16.2: the rework is the packed form in e
 
 # The rework tree is made again when the series changes, whichever file
 # of it changes (here only a message line): its sources are the series'.
-test_expect_success TOOLROOT_GCC16 'a changed series makes the rework tree again; an unchanged one reuses it' '
+test_expect_success LONG,TOOLROOT_GCC16 'a changed series makes the rework tree again; an unchanged one reuses it' '
 	cp -r "$TOP/patches" "$TEST_DIR/patches" &&
 	# A line more in the message of 0004 (before its ---): another series.
 	sed -i "0,/^---\$/s//Cc: nobody@example.invalid\n&/" "$TEST_DIR/patches/mainline/0004-"*.patch &&
