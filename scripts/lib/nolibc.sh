@@ -125,14 +125,16 @@ nolibc_setup() {
 # --- the guest programs (tests/guest/) -------------------------------------
 
 # nolibc_target TARGET: load TARGET's table (scripts/lib/tables.sh, which
-# the caller sources) for building a guest program: dies (EX_USAGE) when
-# its INIT_CC or INIT_MACHINE is empty, or INIT_CC or readelf is missing.
+# the caller sources) into NOLIBC_TABLE for building a guest program: dies
+# (EX_USAGE) when its INIT_CC or INIT_MACHINE is empty, or INIT_CC or
+# readelf is missing.
+declare -gA NOLIBC_TABLE=()
 nolibc_target() {
 	local conf=$TARGET_TABLES/$1.conf
-	target_load "$1"
-	[ -n "$INIT_CC" ] || die "$EX_USAGE" "$conf: INIT_CC is empty"
-	[ -n "$INIT_MACHINE" ] || die "$EX_USAGE" "$conf: INIT_MACHINE is empty"
-	need_cmd "$INIT_CC" readelf
+	target_load "$1" NOLIBC_TABLE
+	[ -n "${NOLIBC_TABLE[INIT_CC]}" ] || die "$EX_USAGE" "$conf: INIT_CC is empty"
+	[ -n "${NOLIBC_TABLE[INIT_MACHINE]}" ] || die "$EX_USAGE" "$conf: INIT_MACHINE is empty"
+	need_cmd "${NOLIBC_TABLE[INIT_CC]}" readelf
 }
 
 # nolibc_programs LABEL SRCDIR "NAME..." ARG...: the body of build-init
@@ -170,7 +172,7 @@ nolibc_programs() {
 	done
 	for p in "${names[@]}"; do
 		mv -f "$_nolibc_tmp/$p" "$out/$p"
-		log "$target: $out/$p: static $INIT_MACHINE executable, $(stat -c %s "$out/$p") bytes (nolibc of $NOLIBC_VERSION)"
+		log "$target: $out/$p: static ${NOLIBC_TABLE[INIT_MACHINE]} executable, $(stat -c %s "$out/$p") bytes (nolibc of $NOLIBC_VERSION)"
 	done
 	for p in "${names[@]}"; do
 		printf '%s\n' "$out/$p"
@@ -185,12 +187,12 @@ nolibc_programs() {
 nolibc_guest() {
 	local tree
 	tree=$(nolibc_tree "$1") || exit
-	nolibc_setup "$tree" "$ARCH" "$INIT_CC" "$NOLIBC_ARCH"
-	read -r -a GUEST_CFLAGS <<<"$INIT_CFLAGS"
+	nolibc_setup "$tree" "${NOLIBC_TABLE[ARCH]}" "${NOLIBC_TABLE[INIT_CC]}" "${NOLIBC_TABLE[NOLIBC_ARCH]}"
+	read -r -a GUEST_CFLAGS <<<"${NOLIBC_TABLE[INIT_CFLAGS]}"
 	# A cross GCC may have no libgcc for the table's flags (sparc64's
 	# for -m32): the guest programs need none, so none is linked.
 	if [ ${#NOLIBC_LIBS[@]} -gt 0 ] &&
-		! echo 'void _start(void) {}' | "$INIT_CC" "${GUEST_CFLAGS[@]}" -nostdlib -static \
+		! echo 'void _start(void) {}' | "${NOLIBC_TABLE[INIT_CC]}" "${GUEST_CFLAGS[@]}" -nostdlib -static \
 			-x c - "${NOLIBC_LIBS[@]}" -o /dev/null >/dev/null 2>&1; then
 		NOLIBC_LIBS=()
 	fi
@@ -202,7 +204,7 @@ nolibc_guest() {
 # SRC into OUT (nolibc_guest's flags), the command printed; dies (EX_FAIL)
 # when that fails.
 nolibc_guest_build() {
-	run "$INIT_CC" "${GUEST_CFLAGS[@]}" "${NOLIBC_LDFLAGS[@]}" -o "$2" "$3" \
+	run "${NOLIBC_TABLE[INIT_CC]}" "${GUEST_CFLAGS[@]}" "${NOLIBC_LDFLAGS[@]}" -o "$2" "$3" \
 		${NOLIBC_LIBS[@]+"${NOLIBC_LIBS[@]}"} ||
 		die "$EX_FAIL" "$1: compiling $3 failed"
 }
@@ -221,15 +223,15 @@ nolibc_check_static() {
 	*) die "$EX_FAIL" "$target: $name is '$type', want EXEC (a static, non-PIE executable)" ;;
 	esac
 	machine=$(awk -F':[ \t]+' '$1 ~ /^ *Machine$/ { print $2; exit }' <<<"$header")
-	[ "$machine" = "$INIT_MACHINE" ] ||
-		die "$EX_FAIL" "$target: $name is for '$machine', want '$INIT_MACHINE'"
+	[ "$machine" = "${NOLIBC_TABLE[INIT_MACHINE]}" ] ||
+		die "$EX_FAIL" "$target: $name is for '$machine', want '${NOLIBC_TABLE[INIT_MACHINE]}'"
 	if readelf -lW "$bin" | grep -q 'INTERP'; then
 		die "$EX_FAIL" "$target: $name has a program interpreter: not static"
 	fi
 	if ! readelf -d "$bin" | grep -q 'There is no dynamic section'; then
 		die "$EX_FAIL" "$target: $name has a dynamic section: not static"
 	fi
-	case " $INIT_CFLAGS " in
+	case " ${NOLIBC_TABLE[INIT_CFLAGS]} " in
 	*" -march=armv5te "*)
 		cpu=$(readelf -A "$bin" | awk '$1 == "Tag_CPU_arch:" { print $2; exit }')
 		[ "$cpu" = v5TE ] || die "$EX_FAIL" "$target: $name: Tag_CPU_arch is '$cpu', want v5TE"

@@ -117,23 +117,59 @@ _table_names() {
 	done
 }
 
-# _table_load KIND DIR NAME: every key of KIND's schema set, as a shell
-# variable of the caller, to its default, then to the value in
-# DIR/NAME.conf.  Nothing else is set or run.
+# _table_load KIND DIR NAME [ARRAY]: every key of KIND's schema set to its
+# default, then to the value in DIR/NAME.conf: in ARRAY, an associative
+# array of the caller (emptied first: nothing of a table loaded before
+# stays), or without one as shell variables of the caller.  Nothing else
+# is set or run.
 _table_load() {
-	local kind=$1 dir=$2 name=$3 file i key
-	[[ $name =~ ^[A-Za-z0-9_][A-Za-z0-9_.-]*$ ]] || die "$EX_USAGE" "bad $kind name '$name'"
-	file=$dir/$name.conf
-	[ -f "$file" ] || die "$EX_USAGE" "unknown $kind '$name' (one of: $(_table_names "$dir" | paste -sd' '))"
-	_table_schema "$kind"
-	_table_parse table "$kind" "$file"
-	for key in ${_tbl_keys[$kind]}; do
-		printf -v "$key" '%s' "${_tbl_default[$kind:$key]:-}"
+	local _tl_kind=$1 _tl_dir=$2 _tl_name=$3 _tl_file _tl_i _tl_key
+	[[ $_tl_name =~ ^[A-Za-z0-9_][A-Za-z0-9_.-]*$ ]] || die "$EX_USAGE" "bad $_tl_kind name '$_tl_name'"
+	_tl_file=$_tl_dir/$_tl_name.conf
+	[ -f "$_tl_file" ] || die "$EX_USAGE" "unknown $_tl_kind '$_tl_name' (one of: $(_table_names "$_tl_dir" | paste -sd' '))"
+	_table_schema "$_tl_kind"
+	_table_parse table "$_tl_kind" "$_tl_file"
+	_tbl_file=$_tl_file
+	if [ -n "${4:-}" ]; then
+		_table_array "$4"
+		local -n _tl_out=$4
+		_tl_out=()
+		# shellcheck disable=SC2004 # _tl_out is associative (a nameref)
+		for _tl_key in ${_tbl_keys[$_tl_kind]}; do
+			_tl_out[$_tl_key]=${_tbl_default[$_tl_kind:$_tl_key]:-}
+		done
+		# shellcheck disable=SC2004 # _tl_out is associative (a nameref)
+		for _tl_i in "${!_tp_keys[@]}"; do
+			_tl_out[${_tp_keys[_tl_i]}]=${_tp_vals[_tl_i]}
+		done
+		return
+	fi
+	for _tl_key in ${_tbl_keys[$_tl_kind]}; do
+		printf -v "$_tl_key" '%s' "${_tbl_default[$_tl_kind:$_tl_key]:-}"
 	done
-	for i in "${!_tp_keys[@]}"; do
-		printf -v "${_tp_keys[i]}" '%s' "${_tp_vals[i]}"
+	for _tl_i in "${!_tp_keys[@]}"; do
+		printf -v "${_tp_keys[_tl_i]}" '%s' "${_tp_vals[_tl_i]}"
 	done
-	_tbl_file=$file
+}
+
+# table_vars ARRAY: every key of ARRAY (a loaded table) as a shell
+# variable of the caller, for a shell file that reads and sets them
+# (lava-jobs' lab file).  Called in a subshell: the variables are gone
+# with it.
+table_vars() {
+	local -n _tv=$1
+	local _tv_key
+	for _tv_key in "${!_tv[@]}"; do
+		printf -v "$_tv_key" '%s' "${_tv[$_tv_key]}"
+	done
+}
+
+# _table_array NAME: dies (EX_USAGE) unless NAME is an associative array
+# of the caller's (declare -A NAME), which a loader can fill by name.
+_table_array() {
+	if ! [[ $1 =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || [[ $(declare -p "$1" 2>/dev/null) != "declare -A"* ]]; then
+		die "$EX_USAGE" "internal: '$1' is not an associative array (declare -A $1)"
+	fi
 }
 
 # _table_where KEY: FILE:LINE of KEY in the table loaded last, or the file
@@ -155,7 +191,7 @@ target_names() {
 	local n d
 	for n in $(_table_names "$TARGET_TABLES"); do
 		# A bad table is its error line and a failure, not a gap.
-		d=$(target_load "$n" && printf '%s' "$DEFAULT") || return
+		d=$(local -A t && target_load "$n" t && printf '%s' "${t[DEFAULT]}") || return
 		[ "$d" = no ] || printf '%s\n' "$n"
 	done
 }
@@ -175,34 +211,52 @@ target_list() {
 # shellcheck disable=SC2086 # the keys are words
 target_keys() { _table_schema target && printf '%s\n' ${_tbl_keys[target]}; }
 
-# target_load NAME: ARCH, CROSS_COMPILE, TOOLCHAINS, IMAGE, QEMU... (every
-# key of configs/targets/SCHEMA) from NAME's table over the defaults.  A
+# target_load NAME ARRAY: ARCH, CROSS_COMPILE, TOOLCHAINS, IMAGE, QEMU...
+# (every key of configs/targets/SCHEMA) from NAME's table over the
+# defaults, in the caller's associative array ARRAY (emptied first).  A
 # bad table is a die (EX_USAGE), also for a TOOLCHAINS entry that is not
 # a toolchain _toolchain_resolve knows.
 target_load() {
-	local tc seen=' ' tcs=() at
-	_table_load target "$TARGET_TABLES" "$1"
-	case $DEFAULT in
+	local _tl_tc _tl_seen=' ' _tl_tcs=() _tl_at
+	_table_load target "$TARGET_TABLES" "$1" "$2"
+	local -n _tg=$2
+	case ${_tg[DEFAULT]} in
 	yes | no) ;;
-	*) die "$EX_USAGE" "$(_table_where DEFAULT): DEFAULT: '$DEFAULT' is not yes or no" ;;
+	*) die "$EX_USAGE" "$(_table_where DEFAULT): DEFAULT: '${_tg[DEFAULT]}' is not yes or no" ;;
 	esac
-	case $LAVA_SETS_MACHINE in
+	case ${_tg[LAVA_SETS_MACHINE]} in
 	yes | no) ;;
-	*) die "$EX_USAGE" "$(_table_where LAVA_SETS_MACHINE): LAVA_SETS_MACHINE: '$LAVA_SETS_MACHINE' is not yes or no" ;;
+	*) die "$EX_USAGE" "$(_table_where LAVA_SETS_MACHINE): LAVA_SETS_MACHINE: '${_tg[LAVA_SETS_MACHINE]}' is not yes or no" ;;
+	esac
+	case ${_tg[HARNESS_REPRODUCES]} in
+	yes | no) ;;
+	*) die "$EX_USAGE" "$(_table_where HARNESS_REPRODUCES): HARNESS_REPRODUCES: '${_tg[HARNESS_REPRODUCES]}' is not yes or no" ;;
 	esac
 	# The boot matches it in the console log: a word, no pattern.
-	[[ $END_MARKER =~ ^[A-Za-z0-9_-]+$ ]] ||
-		die "$EX_USAGE" "$(_table_where END_MARKER): END_MARKER: '$END_MARKER' is not a word of A-Z, a-z, 0-9, _ and -"
-	at=$(_table_where TOOLCHAINS)
-	read -ra tcs <<<"$TOOLCHAINS"
-	[ ${#tcs[@]} -gt 0 ] || die "$EX_USAGE" "$at: TOOLCHAINS: empty"
-	for tc in "${tcs[@]}"; do
-		_toolchain_resolve "$tc" || die "$EX_USAGE" "$at: TOOLCHAINS: '$tc' is not a toolchain (gcc, gcc-13...gcc-16, clang-N)"
-		case $seen in
-		*" $tc "*) die "$EX_USAGE" "$at: TOOLCHAINS: '$tc' twice" ;;
+	[[ ${_tg[END_MARKER]} =~ ^[A-Za-z0-9_-]+$ ]] ||
+		die "$EX_USAGE" "$(_table_where END_MARKER): END_MARKER: '${_tg[END_MARKER]}' is not a word of A-Z, a-z, 0-9, _ and -"
+	_tl_at=$(_table_where TOOLCHAINS)
+	read -ra _tl_tcs <<<"${_tg[TOOLCHAINS]}"
+	[ ${#_tl_tcs[@]} -gt 0 ] || die "$EX_USAGE" "$_tl_at: TOOLCHAINS: empty"
+	for _tl_tc in "${_tl_tcs[@]}"; do
+		_toolchain_resolve "$_tl_tc" "$2" || die "$EX_USAGE" "$_tl_at: TOOLCHAINS: '$_tl_tc' is not a toolchain (gcc, gcc-13...gcc-16, clang-N)"
+		case $_tl_seen in
+		*" $_tl_tc "*) die "$EX_USAGE" "$_tl_at: TOOLCHAINS: '$_tl_tc' twice" ;;
 		esac
-		seen+="$tc "
+		_tl_seen+="$_tl_tc "
 	done
+}
+
+# target_check NAME [TOOLCHAIN]: target_load NAME (and with TOOLCHAIN,
+# even empty, target_toolchain) for its checks alone: a bad table or
+# toolchain is a die, nothing is kept.
+target_check() {
+	local -A _tk=()
+	if [ $# -gt 1 ]; then
+		target_toolchain "$1" "$2" _tk
+	else
+		target_load "$1" _tk
+	fi
 }
 
 # arch_srcarch ARCH: the directory under arch/ of the kernel's ARCH, as
@@ -236,31 +290,36 @@ arch_sparse_flags() {
 	esac
 }
 
-# target_srcarch: arch_srcarch of the loaded table's ARCH.
-target_srcarch() { arch_srcarch "$ARCH"; }
-
-# target_cmdline: the kernel command line of the loaded table, as QEMU
-# (scripts/stages/boot) and LAVA (scripts/engines/lava-jobs) pass it.
-target_cmdline() {
-	printf '%s\n' "console=$CONSOLE rdinit=/init panic=-1 oops=panic${KERNEL_ARGS:+ $KERNEL_ARGS}"
+# target_srcarch ARRAY: arch_srcarch of the ARCH of a loaded table.
+target_srcarch() {
+	local -n _ts=$1
+	arch_srcarch "${_ts[ARCH]}"
 }
 
-# _target_cross: the loaded table's CROSS_COMPILE, or for a table without
-# one (its default compiler needs none: x86_64's gcc, LoongArch's clang)
-# the prefix of ARCH's GNU triple; status 1 if there is none.
+# target_cmdline ARRAY: the kernel command line of a loaded table, as QEMU
+# (scripts/stages/boot) and LAVA (scripts/engines/lava-jobs) pass it.
+target_cmdline() {
+	local -n _tcl=$1
+	printf '%s\n' "console=${_tcl[CONSOLE]} rdinit=/init panic=-1 oops=panic${_tcl[KERNEL_ARGS]:+ ${_tcl[KERNEL_ARGS]}}"
+}
+
+# _target_cross ARRAY: a loaded table's CROSS_COMPILE, or for a table
+# without one (its default compiler needs none: x86_64's gcc, LoongArch's
+# clang) the prefix of ARCH's GNU triple; status 1 if there is none.
 _target_cross() {
-	if [ -n "$CROSS_COMPILE" ]; then
-		printf '%s\n' "$CROSS_COMPILE"
+	local -n _tx=$1
+	if [ -n "${_tx[CROSS_COMPILE]}" ]; then
+		printf '%s\n' "${_tx[CROSS_COMPILE]}"
 		return
 	fi
-	case $ARCH in
+	case ${_tx[ARCH]} in
 	x86_64 | x86) echo x86_64-linux-gnu- ;;
 	loongarch) echo loongarch64-linux-gnu- ;;
 	*) return 1 ;;
 	esac
 }
 
-# _toolchain_resolve TC: how toolchain TC builds a kernel of the loaded
+# _toolchain_resolve TC ARRAY: how toolchain TC builds a kernel of a loaded
 # table (its CROSS_COMPILE), in _tc_cross and _tc_llvm (make's
 # CROSS_COMPILE= and LLVM=), _tc_cc and _tc_ld (the compiler and linker to
 # run); status 1 if TC is not a toolchain.  The one place toolchains are
@@ -269,13 +328,14 @@ _target_cross() {
 # build/toolchain-root/gcc-N/bin/ (a table whose default compiler needs
 # no CROSS_COMPILE, x86_64's gcc or LoongArch's clang, gets ARCH's triple).
 _toolchain_resolve() {
-	_tc_cross=$CROSS_COMPILE
+	local -n _tr=$2
+	_tc_cross=${_tr[CROSS_COMPILE]}
 	case $1 in
 	gcc) _tc_llvm='' ;;
 	clang-[1-9] | clang-[1-9][0-9]) _tc_llvm=-${1#clang-} ;;
 	gcc-1[3-6])
 		_tc_llvm=''
-		_tc_cross=$(_target_cross) || return 1
+		_tc_cross=$(_target_cross "$2") || return 1
 		_tc_cross=$BUILD/toolchain-root/$1/bin/$_tc_cross ;;
 	*) return 1 ;;
 	esac
@@ -286,20 +346,23 @@ _toolchain_resolve() {
 	fi
 }
 
-# target_toolchain NAME [TOOLCHAIN]: target_load NAME, then TOOLCHAIN (one
-# of its TOOLCHAINS; default, or empty: the first, TOOLCHAIN_DEFAULT) in
-# TOOLCHAIN, CROSS_COMPILE and LLVM (as make takes them), TOOLCHAIN_CC and
-# TOOLCHAIN_LD (the commands).  Another toolchain is a die (EX_USAGE).
+# target_toolchain NAME TOOLCHAIN ARRAY: target_load NAME ARRAY, then in
+# ARRAY the toolchain TOOLCHAIN (one of its TOOLCHAINS; empty: the first,
+# TOOLCHAIN_DEFAULT): TOOLCHAIN, CROSS_COMPILE and LLVM (as make takes
+# them), TOOLCHAIN_CC and TOOLCHAIN_LD (the commands).  Another toolchain
+# is a die (EX_USAGE).
 target_toolchain() {
-	local t tc listed=0 tcs=()
-	target_load "$1"
-	read -ra tcs <<<"$TOOLCHAINS"
-	TOOLCHAIN_DEFAULT=${tcs[0]}
-	tc=${2:-$TOOLCHAIN_DEFAULT}
-	for t in "${tcs[@]}"; do [ "$t" != "$tc" ] || listed=1; done
-	[ $listed -eq 1 ] || die "$EX_USAGE" "toolchain '$tc' not in $1's TOOLCHAINS ($TOOLCHAINS)"
-	_toolchain_resolve "$tc"
-	TOOLCHAIN=$tc CROSS_COMPILE=$_tc_cross LLVM=$_tc_llvm TOOLCHAIN_CC=$_tc_cc TOOLCHAIN_LD=$_tc_ld
+	local _tt_t _tt_tc _tt_listed=0 _tt_tcs=()
+	target_load "$1" "$3"
+	local -n _tt=$3
+	read -ra _tt_tcs <<<"${_tt[TOOLCHAINS]}"
+	_tt[TOOLCHAIN_DEFAULT]=${_tt_tcs[0]}
+	_tt_tc=${2:-${_tt_tcs[0]}}
+	for _tt_t in "${_tt_tcs[@]}"; do [ "$_tt_t" != "$_tt_tc" ] || _tt_listed=1; done
+	[ $_tt_listed -eq 1 ] || die "$EX_USAGE" "toolchain '$_tt_tc' not in $1's TOOLCHAINS (${_tt[TOOLCHAINS]})"
+	_toolchain_resolve "$_tt_tc" "$3"
+	_tt[TOOLCHAIN]=$_tt_tc _tt[CROSS_COMPILE]=$_tc_cross _tt[LLVM]=$_tc_llvm
+	_tt[TOOLCHAIN_CC]=$_tc_cc _tt[TOOLCHAIN_LD]=$_tc_ld
 }
 
 # --- the user-mode rows of 0001's harness and codegen table -----------------
@@ -311,7 +374,7 @@ harness_names() {
 	local n line
 	for n in $(_table_names "$TARGET_TABLES"); do
 		# A bad table is its error line and a failure, not a gap.
-		line=$(target_load "$n" && printf '%s %s' "$HARNESS" "$HARNESS_VARIANT") || return
+		line=$(local -A t && target_load "$n" t && printf '%s %s' "${t[HARNESS]}" "${t[HARNESS_VARIANT]}") || return
 		case $line in
 		' '*) ;;
 		*' ') printf '%s\n' "$n" ;;
@@ -320,44 +383,41 @@ harness_names() {
 	done
 }
 
-# harness_load ROW: target_load of the table of ROW (a name harness_names
-# gives), then HARNESS_ROW (ROW), HARNESS_TRIPLE (resolved),
-# HARNESS_FLAGS (HARNESS_CFLAGS, and the variant's after them) and
-# HARNESS_DRIVER (the harness's compiler command: TRIPLE-gcc or clang-N).
-# Another name is a die (EX_USAGE).
+# harness_load ROW ARRAY: target_load of the table of ROW (a name
+# harness_names gives) into ARRAY, then in it HARNESS_ROW (ROW),
+# HARNESS_TRIPLE (resolved), HARNESS_FLAGS (HARNESS_CFLAGS, and the
+# variant's after them) and HARNESS_DRIVER (the harness's compiler
+# command: TRIPLE-gcc or clang-N).  Another name is a die (EX_USAGE).
 harness_load() {
-	local row=$1 table=$1 variant='' cross
-	if [ ! -f "$TARGET_TABLES/$row.conf" ] && [[ $row == *-* ]]; then
-		table=${row%-*} variant=${row##*-}
+	local _hl_row=$1 _hl_table=$1 _hl_variant='' _hl_cross _hl_flags
+	if [ ! -f "$TARGET_TABLES/$_hl_row.conf" ] && [[ $_hl_row == *-* ]]; then
+		_hl_table=${_hl_row%-*} _hl_variant=${_hl_row##*-}
 	fi
-	if [ ! -f "$TARGET_TABLES/$table.conf" ]; then
-		die "$EX_USAGE" "unknown harness row '$row' (one of: $(harness_names | paste -sd' '))"
+	if [ ! -f "$TARGET_TABLES/$_hl_table.conf" ]; then
+		die "$EX_USAGE" "unknown harness row '$_hl_row' (one of: $(harness_names | paste -sd' '))"
 	fi
-	target_load "$table"
-	if [ -z "$HARNESS" ] || { [ -n "$variant" ] && [ "$variant" != "$HARNESS_VARIANT" ]; }; then
-		die "$EX_USAGE" "unknown harness row '$row' (one of: $(harness_names | paste -sd' '))"
+	target_load "$_hl_table" "$2"
+	local -n _th=$2
+	if [ -z "${_th[HARNESS]}" ] || { [ -n "$_hl_variant" ] && [ "$_hl_variant" != "${_th[HARNESS_VARIANT]}" ]; }; then
+		die "$EX_USAGE" "unknown harness row '$_hl_row' (one of: $(harness_names | paste -sd' '))"
 	fi
-	case $HARNESS_REPRODUCES in
-	yes | no) ;;
-	*) die "$EX_USAGE" "$(_table_where HARNESS_REPRODUCES): HARNESS_REPRODUCES: '$HARNESS_REPRODUCES' is not yes or no" ;;
-	esac
-	case $HARNESS in
+	case ${_th[HARNESS]} in
 	glibc | nolibc) ;;
-	*) die "$EX_USAGE" "$(_table_where HARNESS): HARNESS: '$HARNESS' is not glibc or nolibc" ;;
+	*) die "$EX_USAGE" "$(_table_where HARNESS): HARNESS: '${_th[HARNESS]}' is not glibc or nolibc" ;;
 	esac
-	if [ -z "$HARNESS_TRIPLE" ]; then
-		cross=$(_target_cross) ||
-			die "$EX_USAGE" "$(_table_where HARNESS_TRIPLE): HARNESS_TRIPLE: empty, and ARCH=$ARCH has no default triple"
-		HARNESS_TRIPLE=${cross%-}
+	if [ -z "${_th[HARNESS_TRIPLE]}" ]; then
+		_hl_cross=$(_target_cross "$2") ||
+			die "$EX_USAGE" "$(_table_where HARNESS_TRIPLE): HARNESS_TRIPLE: empty, and ARCH=${_th[ARCH]} has no default triple"
+		_th[HARNESS_TRIPLE]=${_hl_cross%-}
 	fi
-	case $HARNESS_CC in
-	gcc) HARNESS_DRIVER=$HARNESS_TRIPLE-gcc ;;
-	clang-[1-9] | clang-[1-9][0-9]) HARNESS_DRIVER=$HARNESS_CC ;;
-	*) die "$EX_USAGE" "$(_table_where HARNESS_CC): HARNESS_CC: '$HARNESS_CC' is not gcc or clang-N" ;;
+	case ${_th[HARNESS_CC]} in
+	gcc) _th[HARNESS_DRIVER]=${_th[HARNESS_TRIPLE]}-gcc ;;
+	clang-[1-9] | clang-[1-9][0-9]) _th[HARNESS_DRIVER]=${_th[HARNESS_CC]} ;;
+	*) die "$EX_USAGE" "$(_table_where HARNESS_CC): HARNESS_CC: '${_th[HARNESS_CC]}' is not gcc or clang-N" ;;
 	esac
-	HARNESS_ROW=$row
-	HARNESS_FLAGS=$HARNESS_CFLAGS${variant:+ $HARNESS_VARIANT_CFLAGS}
-	HARNESS_FLAGS=${HARNESS_FLAGS# }
+	_th[HARNESS_ROW]=$_hl_row
+	_hl_flags=${_th[HARNESS_CFLAGS]}${_hl_variant:+ ${_th[HARNESS_VARIANT_CFLAGS]}}
+	_th[HARNESS_FLAGS]=${_hl_flags# }
 }
 
 # --- board tables -------------------------------------------------------------
@@ -369,9 +429,16 @@ board_names() { _table_names "$BOARD_TABLES"; }
 # shellcheck disable=SC2086 # the keys are words
 board_keys() { _table_schema board && printf '%s\n' ${_tbl_keys[board]}; }
 
-# board_load NAME: DEVICE_TYPE, BOOT_METHOD, BENCH... (every key of
-# configs/boards/SCHEMA) from NAME's board table over the defaults.
-board_load() { _table_load board "$BOARD_TABLES" "$1"; }
+# board_check NAME: board_load NAME for its checks alone, nothing kept.
+board_check() {
+	local -A _bk=()
+	board_load "$1" _bk
+}
+
+# board_load NAME ARRAY: DEVICE_TYPE, BOOT_METHOD, BENCH... (every key of
+# configs/boards/SCHEMA) from NAME's board table over the defaults, in the
+# caller's associative array ARRAY (emptied first).
+board_load() { _table_load board "$BOARD_TABLES" "$1" "$2"; }
 
 # --- evidence tables ----------------------------------------------------------
 

@@ -152,11 +152,14 @@ test_expect_success 'defaults apply; a value of the table wins over its default'
 	expect_one_line_error "NO_SUCH_KEY: no such key"
 '
 
-test_expect_success 'the loader sets the keys as the caller'"'"'s shell variables' '
+test_expect_success 'the loader fills the caller'"'"'s associative array, nothing else, nothing left of the table before' '
 	out=$(bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/tables.sh\" &&
-		f() { local ARCH=none; target_load armv5; echo \"\$ARCH\"; }; f; echo \"\${ARCH-unset} \$QEMU_CPU \$DTB\"") &&
-	expect_eq "$out" "arm
-unset arm926 arch/arm/boot/dts/arm/versatile-pb.dtb" "variables"
+		declare -A t=([STALE]=1) && target_load armv5 t && echo \"\${t[ARCH]} \${t[QEMU_CPU]} \${t[DTB]}\" &&
+		target_load x86_64 t && echo \"\${t[ARCH]} [\${t[DTB]}] \${t[STALE]-gone} \${ARCH-unset} \${QEMU_CPU-unset}\"") &&
+	expect_eq "$out" "arm arm926 arch/arm/boot/dts/arm/versatile-pb.dtb
+x86_64 [] gone unset unset" "the array" &&
+	expect_exit 2 bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/tables.sh\" && t=1 && target_load armv5 t" &&
+	expect_one_line_error "internal: .t. is not an associative array"
 '
 
 test_expect_success 'an unknown key: one line, file, line and key' '
