@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034,SC2153 # the keys are set by printf -v
+# shellcheck shell=bash
 # The target tables (configs/targets/NAME.conf), the board tables
 # (configs/boards/NAME.conf) and the evidence tables
 # (configs/evidence/NAME.conf), each kind with its SCHEMA: every key, its
@@ -117,38 +117,28 @@ _table_names() {
 	done
 }
 
-# _table_load KIND DIR NAME [ARRAY]: every key of KIND's schema set to its
-# default, then to the value in DIR/NAME.conf: in ARRAY, an associative
+# _table_load KIND DIR NAME ARRAY: every key of KIND's schema set to its
+# default, then to the value in DIR/NAME.conf, in ARRAY, an associative
 # array of the caller (emptied first: nothing of a table loaded before
-# stays), or without one as shell variables of the caller.  Nothing else
-# is set or run.
+# stays).  Nothing else is set or run.
 _table_load() {
 	local _tl_kind=$1 _tl_dir=$2 _tl_name=$3 _tl_file _tl_i _tl_key
 	[[ $_tl_name =~ ^[A-Za-z0-9_][A-Za-z0-9_.-]*$ ]] || die "$EX_USAGE" "bad $_tl_kind name '$_tl_name'"
 	_tl_file=$_tl_dir/$_tl_name.conf
 	[ -f "$_tl_file" ] || die "$EX_USAGE" "unknown $_tl_kind '$_tl_name' (one of: $(_table_names "$_tl_dir" | paste -sd' '))"
+	_table_array "$4"
 	_table_schema "$_tl_kind"
 	_table_parse table "$_tl_kind" "$_tl_file"
 	_tbl_file=$_tl_file
-	if [ -n "${4:-}" ]; then
-		_table_array "$4"
-		local -n _tl_out=$4
-		_tl_out=()
-		# shellcheck disable=SC2004 # _tl_out is associative (a nameref)
-		for _tl_key in ${_tbl_keys[$_tl_kind]}; do
-			_tl_out[$_tl_key]=${_tbl_default[$_tl_kind:$_tl_key]:-}
-		done
-		# shellcheck disable=SC2004 # _tl_out is associative (a nameref)
-		for _tl_i in "${!_tp_keys[@]}"; do
-			_tl_out[${_tp_keys[_tl_i]}]=${_tp_vals[_tl_i]}
-		done
-		return
-	fi
+	local -n _tl_out=$4
+	_tl_out=()
+	# shellcheck disable=SC2004 # _tl_out is associative (a nameref)
 	for _tl_key in ${_tbl_keys[$_tl_kind]}; do
-		printf -v "$_tl_key" '%s' "${_tbl_default[$_tl_kind:$_tl_key]:-}"
+		_tl_out[$_tl_key]=${_tbl_default[$_tl_kind:$_tl_key]:-}
 	done
+	# shellcheck disable=SC2004 # _tl_out is associative (a nameref)
 	for _tl_i in "${!_tp_keys[@]}"; do
-		printf -v "${_tp_keys[_tl_i]}" '%s' "${_tp_vals[_tl_i]}"
+		_tl_out[${_tp_keys[_tl_i]}]=${_tp_vals[_tl_i]}
 	done
 }
 
@@ -446,7 +436,7 @@ board_load() { _table_load board "$BOARD_TABLES" "$1" "$2"; }
 evidence_names() {
 	local n
 	for n in $(_table_names "$EVIDENCE_TABLES"); do
-		(_table_load evidence "$EVIDENCE_TABLES" "$n" && printf '%05d %s\n' "$ORDER" "$n") || exit
+		(local -A e && _table_load evidence "$EVIDENCE_TABLES" "$n" e && printf '%05d %s\n' "${e[ORDER]}" "$n") || exit
 	done | sort | awk '{ print $2 }'
 }
 
@@ -454,31 +444,40 @@ evidence_names() {
 # shellcheck disable=SC2086 # the keys are words
 evidence_keys() { _table_schema evidence && printf '%s\n' ${_tbl_keys[evidence]}; }
 
-# evidence_load NAME: PROVES, KIND, COMMAND, NEEDS, READS, ORDER from
-# configs/evidence/NAME.conf over the defaults; KIND and ORDER checked.
+# evidence_load NAME ARRAY: PROVES, KIND, COMMAND, NEEDS, READS, ORDER
+# from configs/evidence/NAME.conf over the defaults, in the caller's
+# associative array ARRAY (emptied first); KIND, ORDER and PROVES checked.
 evidence_load() {
-	_table_load evidence "$EVIDENCE_TABLES" "$1"
-	case $KIND in
+	_table_load evidence "$EVIDENCE_TABLES" "$1" "$2"
+	local -n _ev=$2
+	case ${_ev[KIND]} in
 	harness | benchmark | objects | codegen | check | setup) ;;
-	*) die "$EX_USAGE" "$(_table_where KIND): KIND: '$KIND' is not harness, benchmark, objects, codegen, check or setup" ;;
+	*) die "$EX_USAGE" "$(_table_where KIND): KIND: '${_ev[KIND]}' is not harness, benchmark, objects, codegen, check or setup" ;;
 	esac
-	[[ $ORDER =~ ^[0-9]+$ ]] || die "$EX_USAGE" "$(_table_where ORDER): ORDER: '$ORDER' is not a number"
-	[[ $PROVES =~ ^(series|[0-9]{4}( [0-9]{4})*)$ ]] ||
-		die "$EX_USAGE" "$(_table_where PROVES): PROVES: '$PROVES' is not patch numbers (0003, \"0001 0002\") or series"
+	[[ ${_ev[ORDER]} =~ ^[0-9]+$ ]] || die "$EX_USAGE" "$(_table_where ORDER): ORDER: '${_ev[ORDER]}' is not a number"
+	[[ ${_ev[PROVES]} =~ ^(series|[0-9]{4}( [0-9]{4})*)$ ]] ||
+		die "$EX_USAGE" "$(_table_where PROVES): PROVES: '${_ev[PROVES]}' is not patch numbers (0003, \"0001 0002\") or series"
 }
 
-# evidence_command ARRAY MAP: ARRAY (a name), the words of the loaded
-# table's COMMAND with its placeholders filled in from MAP (the name of an
-# associative array, {KEY} -> MAP[KEY]), the command made absolute.  A
-# word that is one placeholder becomes the lines of its value (none when
-# it is empty: {kbuilds} is a list); a placeholder inside a word is
-# replaced in place.  Dies (EX_USAGE) on a placeholder MAP has no key for.
+# evidence_check NAME: evidence_load NAME for its checks alone, nothing kept.
+evidence_check() {
+	local -A _ek=()
+	evidence_load "$1" _ek
+}
+
+# evidence_command ARRAY MAP TABLE: ARRAY (a name), the words of the
+# COMMAND of TABLE (an evidence table evidence_load filled) with its
+# placeholders filled in from MAP (the name of an associative array,
+# {KEY} -> MAP[KEY]), the command made absolute.  A word that is one
+# placeholder becomes the lines of its value (none when it is empty:
+# {kbuilds} is a list); a placeholder inside a word is replaced in place.
+# Dies (EX_USAGE) on a placeholder MAP has no key for.
 evidence_command() {
-	local -n _ec_cmd=$1 _ec_map=$2
+	local -n _ec_cmd=$1 _ec_map=$2 _ec_tbl=$3
 	local w k filled
 	local -a lines
 	_ec_cmd=()
-	for w in $COMMAND; do
+	for w in ${_ec_tbl[COMMAND]}; do
 		if [[ $w =~ ^\{([^{}]+)\}$ ]]; then
 			k=${BASH_REMATCH[1]}
 			[ -n "${_ec_map[$k]+set}" ] ||
@@ -510,22 +509,25 @@ WORKLOAD_TABLES=${WORKLOAD_TABLES:-$TOP/configs/workloads}
 # workload_names: the workload tables there are, one a line, sorted.
 workload_names() { _table_names "$WORKLOAD_TABLES"; }
 
-# workload_load NAME: PROVES, TARGET, PROGRAM, OP, ARGS, SHORT_ARGS,
-# CONFIG_FRAGMENTS, CMDLINE, REPRO, ANCHOR, LIMITS from configs/workloads/NAME.conf
-# over the defaults; PROVES, TARGET and PROGRAM checked.
+# workload_load NAME ARRAY: PROVES, TARGET, PROGRAM, OP, ARGS, SHORT_ARGS,
+# CONFIG_FRAGMENTS, CMDLINE, REPRO, ANCHOR, LIMITS from
+# configs/workloads/NAME.conf over the defaults, in the caller's
+# associative array ARRAY (emptied first); PROVES, TARGET and PROGRAM
+# checked.
 workload_load() {
-	_table_load workload "$WORKLOAD_TABLES" "$1"
-	[[ $PROVES =~ ^[0-9]{4}( [0-9]{4})*$ ]] ||
-		die "$EX_USAGE" "$(_table_where PROVES): PROVES: '$PROVES' is not patch numbers (0004, \"0001 0002\")"
-	[ -f "$TARGET_TABLES/$TARGET.conf" ] ||
-		die "$EX_USAGE" "$(_table_where TARGET): TARGET: no target '$TARGET' (one of: $(target_list))"
-	[ -f "$TOP/tests/guest/workloads/$PROGRAM.c" ] ||
-		die "$EX_USAGE" "$(_table_where PROGRAM): PROGRAM: no tests/guest/workloads/$PROGRAM.c"
-	[[ $OP =~ ^[a-z0-9_]+$ ]] || die "$EX_USAGE" "$(_table_where OP): OP: '$OP' is not a word of a-z, 0-9 and _"
-	[ -z "$REPRO" ] || compgen -G "$TOP/patches/repro/*-$REPRO.patch" >/dev/null ||
-		die "$EX_USAGE" "$(_table_where REPRO): REPRO: no patches/repro/LINE-$REPRO.patch"
-	[ -z "$SPLITS" ] || [ -f "$WORKLOAD_TABLES/$SPLITS.conf" ] ||
-		die "$EX_USAGE" "$(_table_where SPLITS): SPLITS: no workload '$SPLITS'"
-	[ -z "$SPLITS" ] || [ -n "$LEAVES_OUT" ] ||
+	_table_load workload "$WORKLOAD_TABLES" "$1" "$2"
+	local -n _wl=$2
+	[[ ${_wl[PROVES]} =~ ^[0-9]{4}( [0-9]{4})*$ ]] ||
+		die "$EX_USAGE" "$(_table_where PROVES): PROVES: '${_wl[PROVES]}' is not patch numbers (0004, \"0001 0002\")"
+	[ -f "$TARGET_TABLES/${_wl[TARGET]}.conf" ] ||
+		die "$EX_USAGE" "$(_table_where TARGET): TARGET: no target '${_wl[TARGET]}' (one of: $(target_list))"
+	[ -f "$TOP/tests/guest/workloads/${_wl[PROGRAM]}.c" ] ||
+		die "$EX_USAGE" "$(_table_where PROGRAM): PROGRAM: no tests/guest/workloads/${_wl[PROGRAM]}.c"
+	[[ ${_wl[OP]} =~ ^[a-z0-9_]+$ ]] || die "$EX_USAGE" "$(_table_where OP): OP: '${_wl[OP]}' is not a word of a-z, 0-9 and _"
+	[ -z "${_wl[REPRO]}" ] || compgen -G "$TOP/patches/repro/*-${_wl[REPRO]}.patch" >/dev/null ||
+		die "$EX_USAGE" "$(_table_where REPRO): REPRO: no patches/repro/LINE-${_wl[REPRO]}.patch"
+	[ -z "${_wl[SPLITS]}" ] || [ -f "$WORKLOAD_TABLES/${_wl[SPLITS]}.conf" ] ||
+		die "$EX_USAGE" "$(_table_where SPLITS): SPLITS: no workload '${_wl[SPLITS]}'"
+	[ -z "${_wl[SPLITS]}" ] || [ -n "${_wl[LEAVES_OUT]}" ] ||
 		die "$EX_USAGE" "$(_table_where SPLITS): SPLITS without LEAVES_OUT: say what the run leaves out"
 }

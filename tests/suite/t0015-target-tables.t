@@ -99,7 +99,7 @@ test_expect_success 'LAVA_SETS_MACHINE other than yes or no, an END_MARKER that 
 
 test_expect_success 'workload tables: every shipped one loads; a bad PROVES, TARGET, PROGRAM or REPRO is one line' '
 	for w in $(cd "$TOP/configs/workloads" && ls *.conf | sed "s/\.conf\$//"); do
-		bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/tables.sh\" && workload_load \"\$1\" && targets \"\$TARGET\" >/dev/null" - "$w" ||
+		bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/tables.sh\" && declare -A w && workload_load \"\$1\" w && targets \"\${w[TARGET]}\" >/dev/null" - "$w" ||
 			{ fail "workload table $w does not load"; return 1; }
 	done &&
 	w=$TEST_DIR/workloads && mkdir -p "$w" &&
@@ -112,7 +112,7 @@ test_expect_success 'workload tables: every shipped one loads; a bad PROVES, TAR
 		"r 2 REPRO: no patches/repro/LINE-nosuch\.patch"; do
 		set -- $c &&
 		name=$1 code=$2 && shift 2 &&
-		WORKLOAD_TABLES=$w expect_exit "$code" bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/tables.sh\" && workload_load \"\$1\"" - "$name" || return 1
+		WORKLOAD_TABLES=$w expect_exit "$code" bash -c ". \"\$TOP/scripts/lib/common.sh\" && . \"\$TOP/scripts/lib/tables.sh\" && declare -A w && workload_load \"\$1\" w" - "$name" || return 1
 		[ "$code" = 0 ] || expect_one_line_error "workloads/$name\.conf:[0-9]+: $*" || return 1
 	done
 '
@@ -296,10 +296,11 @@ test_expect_success 'evidence_command: placeholders filled, a list split, one in
 	cat >"$TEST_DIR/fill" <<-\EOF &&
 	. "$TOP/scripts/lib/common.sh"
 	lib_use tables
-	evidence_load t
+	declare -A e
+	evidence_load t e
 	declare -A m=([json]="/a b.json" [name]="n{name}" [obj:arm64]= [tree]=/t
 		[kbuilds]=$(printf "%s\n" --kbuild /k1 --kbuild /k2))
-	evidence_command c m
+	evidence_command c m e
 	printf "<%s>" "${c[@]}"
 	EOF
 	got=$(EVIDENCE_TABLES=$TEST_DIR/evc bash "$TEST_DIR/fill") &&
@@ -324,10 +325,13 @@ test_expect_success 'the schemas: every key documented, no key in both' '
 # each about one architecture's change, and the loader maps ARCH to the
 # kernel's SRCARCH).
 test_expect_success 'the generic scripts name no architecture' '
-	for f in scripts/pipeline scripts/report scripts/stages/boot scripts/stages/build-kernel \
-		scripts/stages/mkinitramfs scripts/engines/lava-jobs scripts/bench/bench-boot \
-		scripts/evidence/unaligned/unaligned-suite scripts/evidence/unaligned/codegen-table \
-		scripts/checks/check-sparse; do
+	for f in scripts/pipeline scripts/report scripts/targets scripts/check scripts/checks/check-sparse \
+		scripts/stages/boot scripts/stages/build-kernel scripts/stages/mkinitramfs \
+		scripts/engines/ci-workflow scripts/engines/lava-jobs scripts/engines/lava-local \
+		scripts/engines/lava-results scripts/engines/merge-results \
+		scripts/bench/bench-boot scripts/bench/bench-icount scripts/bench/bench-kunit \
+		scripts/lib/kbuild.sh scripts/lib/nolibc.sh \
+		scripts/evidence/unaligned/unaligned-suite scripts/evidence/unaligned/codegen-table; do
 		grep -v "^[[:space:]]*#" "$TOP/$f" |
 			grep -nwE "x86_64|x86|i386|arm64|aarch64|arm|armv5|armel|armhf|loongarch|loongarch64|s390|s390x|m68k|mips|powerpc|riscv" &&
 			{ echo "$f names an architecture"; return 1; }
