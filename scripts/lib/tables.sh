@@ -218,6 +218,14 @@ target_load() {
 	yes | no) ;;
 	*) die "$EX_USAGE" "$(_table_where LAVA_SETS_MACHINE): LAVA_SETS_MACHINE: '${_tg[LAVA_SETS_MACHINE]}' is not yes or no" ;;
 	esac
+	case ${_tg[HARNESS]} in
+	'' | glibc | nolibc) ;;
+	*) die "$EX_USAGE" "$(_table_where HARNESS): HARNESS: '${_tg[HARNESS]}' is not empty, glibc or nolibc" ;;
+	esac
+	case ${_tg[HARNESS_CC]} in
+	gcc | clang-[1-9] | clang-[1-9][0-9]) ;;
+	*) die "$EX_USAGE" "$(_table_where HARNESS_CC): HARNESS_CC: '${_tg[HARNESS_CC]}' is not gcc or clang-N" ;;
+	esac
 	case ${_tg[HARNESS_REPRODUCES]} in
 	yes | no) ;;
 	*) die "$EX_USAGE" "$(_table_where HARNESS_REPRODUCES): HARNESS_REPRODUCES: '${_tg[HARNESS_REPRODUCES]}' is not yes or no" ;;
@@ -391,19 +399,15 @@ harness_load() {
 	if [ -z "${_th[HARNESS]}" ] || { [ -n "$_hl_variant" ] && [ "$_hl_variant" != "${_th[HARNESS_VARIANT]}" ]; }; then
 		die "$EX_USAGE" "unknown harness row '$_hl_row' (one of: $(harness_names | paste -sd' '))"
 	fi
-	case ${_th[HARNESS]} in
-	glibc | nolibc) ;;
-	*) die "$EX_USAGE" "$(_table_where HARNESS): HARNESS: '${_th[HARNESS]}' is not glibc or nolibc" ;;
-	esac
 	if [ -z "${_th[HARNESS_TRIPLE]}" ]; then
 		_hl_cross=$(_target_cross "$2") ||
 			die "$EX_USAGE" "$(_table_where HARNESS_TRIPLE): HARNESS_TRIPLE: empty, and ARCH=${_th[ARCH]} has no default triple"
 		_th[HARNESS_TRIPLE]=${_hl_cross%-}
 	fi
+	# HARNESS_CC is gcc or clang-N (target_load checked it).
 	case ${_th[HARNESS_CC]} in
 	gcc) _th[HARNESS_DRIVER]=${_th[HARNESS_TRIPLE]}-gcc ;;
-	clang-[1-9] | clang-[1-9][0-9]) _th[HARNESS_DRIVER]=${_th[HARNESS_CC]} ;;
-	*) die "$EX_USAGE" "$(_table_where HARNESS_CC): HARNESS_CC: '${_th[HARNESS_CC]}' is not gcc or clang-N" ;;
+	*) _th[HARNESS_DRIVER]=${_th[HARNESS_CC]} ;;
 	esac
 	_th[HARNESS_ROW]=$_hl_row
 	_hl_flags=${_th[HARNESS_CFLAGS]}${_hl_variant:+ ${_th[HARNESS_VARIANT_CFLAGS]}}

@@ -167,6 +167,10 @@ test_expect_success 'an unknown key: one line, file, line and key' '
 	refused unknown "targets/unknown.conf:10: FOO: unknown key" &&
 	table llvm "LLVM=-22" &&
 	refused llvm "targets/llvm.conf:10: LLVM: unknown key" &&
+	table musl "HARNESS=musl" &&
+	refused musl "targets/musl.conf:10: HARNESS: .musl. is not empty, glibc or nolibc" &&
+	table icc "HARNESS=glibc" "HARNESS_CC=icc" &&
+	refused icc "targets/icc.conf:11: HARNESS_CC: .icc. is not gcc or clang-N" &&
 	mkdir -p "$TEST_DIR/boards" && cp "$TOP/configs/boards/x86_64.conf" "$TEST_DIR/boards/" &&
 	echo "ARCH=x86_64" >>"$TEST_DIR/boards/x86_64.conf" &&
 	BOARD_TABLES=$TEST_DIR/boards expect_exit 2 targets --boards x86_64 &&
