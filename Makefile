@@ -17,10 +17,12 @@ all: deps
 	scripts/pipeline $(if $(KERNEL),--kernel $(KERNEL)) $(if $(TARGETS),--targets "$(TARGETS)") $(if $(TOOLCHAIN),--toolchain $(TOOLCHAIN))
 
 # The host's packages, then the toolchain root's GCC 16 for ARMv5 (a no-op
-# when present; scripts/toolchain-root --full for every GCC 13 to 16).
+# when present; scripts/toolchain-root --full for every GCC 13 to 16), and
+# QEMU's TCG plugins built from the installed QEMU's source.
 deps:
 	scripts/deps $(if $(TARGETS),--targets "$(TARGETS)")
 	scripts/toolchain-root >/dev/null
+	scripts/bench/qemu-plugins >/dev/null
 
 # Opt-in: every target table (configs/targets/, the opt-in ones too: the
 # kunit.py configurations) built with the series and booted, no shipped

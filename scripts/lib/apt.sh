@@ -26,23 +26,28 @@ apt_base_uri() {
 	} | head -1
 }
 
-# apt_private SUITE...: a private apt state for SUITEs of the host's archive
-# under build/apt/SUITES (its own lists, cache and sources; the host's dpkg
-# status, so nothing is "installed" there), updated now; the options that
-# select it in APT_PRIVATE_OPTS.  Release files past their Valid-Until date
+# apt_private [--src] SUITE...: a private apt state for SUITEs of the host's
+# archive under build/apt/SUITES (its own lists, cache and sources; the
+# host's dpkg status, so nothing is "installed" there), updated now; the
+# options that select it in APT_PRIVATE_OPTS.  --src: their source
+# packages (deb-src) instead, under build/apt/src-SUITES.  Release files past their Valid-Until date
 # are accepted, on purpose and only here: the archive serves some suites
 # with stale ones, and the packages are still checked against the signed
 # Release file's hashes.
 apt_private() {
-	local uri dir
+	local uri dir types=deb prefix=''
+	if [ "${1:-}" = --src ]; then
+		types=deb-src prefix=src-
+		shift
+	fi
 	uri=$(apt_base_uri)
 	[ -n "$uri" ] || die "$EX_FAIL" "no apt source for $(apt_codename) to take the archive URI from"
-	dir=$BUILD/apt/$(printf '%s-' "$@" | sed 's/-$//')
+	dir=$BUILD/apt/$prefix$(printf '%s-' "$@" | sed 's/-$//')
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/etc/sources.list.d" \
 		"$dir/etc/preferences.d" "$dir/etc/apt.conf.d"
 	: >"$dir/etc/sources.list"
-	printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-		"$uri" "$*" >"$dir/etc/sources.list.d/overlay.sources"
+	printf 'Types: %s\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+		"$types" "$uri" "$*" >"$dir/etc/sources.list.d/overlay.sources"
 	APT_PRIVATE_OPTS=(-o "Dir::State=$dir" -o "Dir::State::Lists=$dir/lists"
 		-o Dir::State::status=/var/lib/dpkg/status -o "Dir::Cache=$dir/cache"
 		-o "Dir::Etc::sourcelist=$dir/etc/sources.list" -o "Dir::Etc::sourceparts=$dir/etc/sources.list.d"
@@ -74,4 +79,29 @@ apt_fetch() {
 	rm -rf "$dir/root"
 	run dpkg-deb -x "$deb" "$dir/root" >&2 || die "$EX_FAIL" "dpkg-deb -x $deb failed"
 	echo "$dir/root"
+}
+
+# apt_source_file PACKAGE VERSION SUFFIX DIR: download the file of source
+# package PACKAGE=VERSION whose name ends with SUFFIX (.orig.tar.xz, say)
+# into DIR with apt-get source --download-only, in a private state made
+# with apt_private --src; prints its path.  apt checks each file it
+# fetches against the signed Sources index, and the file is checked here
+# again against the index's SHA-256: a backport's .dsc may not be served
+# while its orig tarball is, so apt-get's own exit status is not the test.
+apt_source_file() {
+	local pkg=$1 version=$2 suffix=$3 dir=$4 want f name
+	want=$(apt-cache "${APT_PRIVATE_OPTS[@]}" showsrc "$pkg" 2>/dev/null |
+		awk -v v="$version" -v s="$suffix" '/^$/ { ver = "" } /^Version: / { ver = $2 }
+			/^Checksums-Sha256:/ { on = 1; next } /^[^ ]/ { on = 0 }
+			on && ver == v && NF == 3 && length($3) > length(s) && substr($3, length($3) - length(s) + 1) == s {
+				print $1, $3; exit }')
+	[ -n "$want" ] || die "$EX_FAIL" "the archive has no source $pkg=$version with a file *$suffix"
+	name=${want#* } f=$dir/$name
+	mkdir -p "$dir"
+	if [ "$({ sha256sum <"$f"; } 2>/dev/null | cut -d' ' -f1)" != "${want%% *}" ]; then
+		(cd "$dir" && LC_ALL=C run apt-get -q "${APT_PRIVATE_OPTS[@]}" source --download-only "$pkg=$version" >&2) || true
+		[ "$({ sha256sum <"$f"; } 2>/dev/null | cut -d' ' -f1)" = "${want%% *}" ] ||
+			die "$EX_FAIL" "apt-get source $pkg=$version: no $name with the archive's SHA-256 in $dir"
+	fi
+	echo "$f"
 }

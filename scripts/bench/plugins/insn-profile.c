@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * insn-profile: a QEMU TCG plugin that counts how often each guest
+ * instruction runs, and who calls chosen functions.
+ *
+ * Every translation block gets an execution counter; at exit each of its
+ * instructions is charged the block's count, so a profile by function
+ * (the addresses symbolized with the kernel's System.map) sums to the
+ * instructions the guest executed.  For each callee= address, every
+ * execution of the block that starts there is charged to the last
+ * instruction of the block that ran before it on the same vCPU: the call
+ * site, for a call that ends its block.
+ *
+ * Arguments: out=PATH (default: QEMU's plugin log), callee=0xADDR (any
+ * number of times).  Output, one record a line:
+ *   total INSNS            instructions executed
+ *   insn ADDR COUNT        an instruction and how often it ran
+ *   call CALLEE SITE COUNT calls of CALLEE from the instruction at SITE
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib.h>
+#include <qemu-plugin.h>
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+#define MAX_VCPUS	256
+#define MAX_CALLEES	16
+
+struct block {
+	uint64_t vaddr;
+	size_t n_insns;
+	uint64_t *insn_vaddr;
+	uint64_t count;
+	int callee;		/* index in callees[], or -1 */
+};
+
+static GMutex lock;
+static GHashTable *blocks;		/* (vaddr ^ n_insns) -> struct block */
+static struct block *last_block[MAX_VCPUS];
+static uint64_t callees[MAX_CALLEES];
+static int n_callees;
+static GHashTable *calls[MAX_CALLEES];	/* call site -> count */
+static char *out_path;
+
+static guint block_hash(gconstpointer key)
+{
+	const struct block *b = key;
+
+	return g_int64_hash(&b->vaddr) ^ (guint)b->n_insns;
+}
+
+static gboolean block_equal(gconstpointer a, gconstpointer b)
+{
+	const struct block *x = a, *y = b;
+
+	return x->vaddr == y->vaddr && x->n_insns == y->n_insns;
+}
+
+/*
+ * block_exec - one execution of a block: its counter, and the call it
+ * makes when it starts a callee.
+ */
+static void block_exec(unsigned int vcpu, void *udata)
+{
+	struct block *b = udata;
+	struct block *prev = vcpu < MAX_VCPUS ? last_block[vcpu] : NULL;
+
+	__atomic_fetch_add(&b->count, 1, __ATOMIC_RELAXED);
+	if (b->callee >= 0 && prev) {
+		uint64_t site = prev->insn_vaddr[prev->n_insns - 1];
+		gpointer key = (gpointer)(uintptr_t)site;
+		uintptr_t n;
+
+		g_mutex_lock(&lock);
+		n = (uintptr_t)g_hash_table_lookup(calls[b->callee], key);
+		g_hash_table_insert(calls[b->callee], key, (gpointer)(n + 1));
+		g_mutex_unlock(&lock);
+	}
+	if (vcpu < MAX_VCPUS)
+		last_block[vcpu] = b;
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	struct block key, *b;
+	size_t i;
+	int c;
+
+	key.vaddr = qemu_plugin_tb_vaddr(tb);
+	key.n_insns = qemu_plugin_tb_n_insns(tb);
+	if (!key.n_insns)
+		return;
+	g_mutex_lock(&lock);
+	b = g_hash_table_lookup(blocks, &key);
+	if (!b) {
+		b = g_new0(struct block, 1);
+		b->vaddr = key.vaddr;
+		b->n_insns = key.n_insns;
+		b->insn_vaddr = g_new(uint64_t, b->n_insns);
+		for (i = 0; i < b->n_insns; i++)
+			b->insn_vaddr[i] = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, i));
+		b->callee = -1;
+		for (c = 0; c < n_callees; c++)
+			if (callees[c] == b->vaddr)
+				b->callee = c;
+		g_hash_table_insert(blocks, b, b);
+	}
+	g_mutex_unlock(&lock);
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, block_exec, QEMU_PLUGIN_CB_NO_REGS, b);
+}
+
+static void plugin_exit(qemu_plugin_id_t id, void *p)
+{
+	GHashTable *insns = g_hash_table_new(g_int64_hash, g_int64_equal);
+	GString *rep = g_string_new(NULL);
+	GHashTableIter it;
+	gpointer k, v;
+	uint64_t total = 0;
+	FILE *f = NULL;
+	size_t i;
+	int c;
+
+	g_mutex_lock(&lock);
+	g_hash_table_iter_init(&it, blocks);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		struct block *b = v;
+
+		if (!b->count)
+			continue;
+		for (i = 0; i < b->n_insns; i++) {
+			uint64_t *n = g_hash_table_lookup(insns, &b->insn_vaddr[i]);
+
+			if (!n) {
+				n = g_new0(uint64_t, 2);
+				n[0] = b->insn_vaddr[i];
+				g_hash_table_insert(insns, &n[0], n);
+			}
+			n[1] += b->count;
+			total += b->count;
+		}
+	}
+	g_string_append_printf(rep, "total %" PRIu64 "\n", total);
+	g_hash_table_iter_init(&it, insns);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		uint64_t *n = v;
+
+		g_string_append_printf(rep, "insn 0x%" PRIx64 " %" PRIu64 "\n", n[0], n[1]);
+	}
+	for (c = 0; c < n_callees; c++) {
+		g_hash_table_iter_init(&it, calls[c]);
+		while (g_hash_table_iter_next(&it, &k, &v))
+			g_string_append_printf(rep, "call 0x%" PRIx64 " 0x%" PRIx64 " %" PRIuPTR "\n",
+					       callees[c], (uint64_t)(uintptr_t)k, (uintptr_t)v);
+	}
+	g_mutex_unlock(&lock);
+
+	if (out_path)
+		f = fopen(out_path, "w");
+	if (f) {
+		fputs(rep->str, f);
+		fclose(f);
+	} else {
+		if (out_path)
+			qemu_plugin_outs("insn-profile: cannot write out=, writing here\n");
+		qemu_plugin_outs(rep->str);
+	}
+	g_string_free(rep, TRUE);
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		char *opt = argv[i];
+
+		if (g_str_has_prefix(opt, "out=")) {
+			out_path = g_strdup(opt + 4);
+		} else if (g_str_has_prefix(opt, "callee=")) {
+			char *end;
+			uint64_t a = g_ascii_strtoull(opt + 7, &end, 0);
+
+			if (*end || n_callees == MAX_CALLEES) {
+				fprintf(stderr, "insn-profile: bad or too many callee= (at most %d): %s\n",
+					MAX_CALLEES, opt);
+				return -1;
+			}
+			calls[n_callees] = g_hash_table_new(g_direct_hash, g_direct_equal);
+			callees[n_callees++] = a;
+		} else {
+			fprintf(stderr, "insn-profile: unknown argument %s\n", opt);
+			return -1;
+		}
+	}
+	blocks = g_hash_table_new(block_hash, block_equal);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, plugin_exit, NULL);
+	return 0;
+}
