@@ -2,8 +2,8 @@
 /*
  * randwrite - the fio job of the i.MX25 UBIFS report: 4 KiB random writes
  * with an fsync() after each, 4 writers, 8 MiB files (patch 0001: the
- * unaligned accessors on the write path on ARMv5, those of UBIFS's LZO
- * compressor).
+ * unaligned accessors on the write path on ARMv5, those of UBIFS's
+ * default compressor, zstd when built).
  *
  * The report's job, run on UBIFS over UBI over NAND:
  *
