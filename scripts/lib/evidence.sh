@@ -350,3 +350,34 @@ evidence_variants_default() {
 	fi
 	echo "$v"
 }
+
+# arm64_loop_of FILE SYMBOL: "func loop_start loop_end nops" of SYMBOL in
+# the arm64 object or ELF FILE (loop end exclusive; addresses as in the
+# file, their low 32 bits): the loop is the first backward conditional
+# branch in the function and its target; nops, the NOPs in it.  0004's
+# two evidence scripts (layout-arm64, clear-user-lines) read loops so.
+arm64_loop_of() {
+	aarch64-linux-gnu-objdump -d --no-show-raw-insn "$1" | awk -v sym="$2" '
+		# mawk has no strtonum(), and a double cannot hold a 64-bit
+		# kernel address: the low 32 bits are all the line maths needs.
+		function hex(s,  i, n) {
+			n = 0
+			if (length(s) > 8)
+				s = substr(s, length(s) - 7)
+			for (i = 1; i <= length(s); i++)
+				n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return n
+		}
+		$0 ~ "^[0-9a-f]+ <" sym ">:$" { on = 1; start = hex($1); next }
+		on && /^$/ { exit }
+		on && $2 == "nop" { nop[++n] = hex(substr($1, 1, length($1) - 1)) }
+		on && $2 ~ /^b\.[a-z]+$/ {
+			at = hex(substr($1, 1, length($1) - 1)); to = hex($3)
+			if (to < at) {
+				# The NOPs the loop runs: alignment padding after its label.
+				for (i = 1; i <= n; i++) if (nop[i] >= to) nops++
+				printf "%.0f %.0f %.0f %d\n", start, to, at + 4, nops; found = 1; exit
+			}
+		}
+		END { if (!found) exit 1 }'
+}
