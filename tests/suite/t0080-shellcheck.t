@@ -45,6 +45,19 @@ test_expect_success 'every executable file under scripts/ is a command, every co
 	done
 '
 
+test_expect_success 'every committed file that starts with #! is committed executable (a clone runs what git records, not this tree)' '
+	cd "$TOP" &&
+	git ls-files -s -- scripts tests .ci >"$TEST_DIR/index" &&
+	n=0 &&
+	while read -r mode _ _ f; do
+		case $f in scripts/lib/*) continue ;; esac
+		[ -f "$f" ] && [ "$(head -c2 "$f")" = "#!" ] || continue
+		n=$((n + 1))
+		[ "$mode" = 100755 ] || fail "$f: starts with #! but git records mode $mode"
+	done <"$TEST_DIR/index" &&
+	test "$n" -ge 100 || fail "only $n files with #! found"
+'
+
 test_expect_success 'the README names every command and every top-level folder' '
 	cd "$TOP" &&
 	for s in $(git ls-files scripts | grep -v "^scripts/lib/"); do
