@@ -74,13 +74,14 @@ evidence-path-%:
 
 # Guest instructions per operation of the threads' workloads
 # (configs/workloads/), each target's kernel as shipped and with the
-# series, under QEMU -icount; WORKLOADS= picks some, SHORT=1 the short runs.
+# series, under QEMU -icount; WORKLOADS= picks some, SHORT=1 the short runs,
+# PROFILE=1 adds each kernel's profile and cache misses (QEMU's plugins).
 # Without KERNEL, bench-icount's own OUT is the default kernel's: the
 # path of KERNEL=that kernel.
 BENCH_ICOUNT ?= build/bench-icount/$(notdir $(patsubst %/,%,$(KERNEL)))$(if $(SHORT),-short)
 RESULT_bench-icount = $(if $(KERNEL),$(BENCH_ICOUNT)/icount.json)
 bench-icount: deps
-	scripts/bench/bench-icount $(if $(KERNEL),--kernel $(KERNEL) --out $(BENCH_ICOUNT)) $(if $(SHORT),--short) $(WORKLOADS)
+	scripts/bench/bench-icount $(if $(KERNEL),--kernel $(KERNEL) --out $(BENCH_ICOUNT)) $(if $(SHORT),--short) $(if $(PROFILE),--profile) $(WORKLOADS)
 
 # Opt-in, not in CI: the whole imx_v4_v5_defconfig kernel built three ways
 # (shipped, 7.0 memcpy() form, series applied): with GCC 16.2 on 7.3.4

@@ -124,6 +124,25 @@ test_expect_success KBUILD_7_3_x86_64 'a cache figure: the D-misses per pread() 
 	test "$i" -gt -10 && test "$i" -lt 100
 '
 
+test_expect_success KBUILD_7_3_x86_64 'end= ends QEMU where the guest enters kernel_restart(): nothing after it counts, what came before does' '
+	restart=$(awk "\$3 == \"kernel_restart\" { print \"0x\" \$1 }" "$kb/System.map") &&
+	d=$(cat "$TEST_DIR/plugins") &&
+	boot --icount --no-retry --expect workloads --target x86_64 --obj "$kb" --initrd "$TEST_DIR/guest/initramfs.cpio" \
+		--out "$TEST_DIR/ended" --json "$TEST_DIR/ended.json" \
+		--append "kunit.enable=0 -- --workloads-only --workload=pread_zero:-i:-s:102400:-n:20" \
+		--plugin "$d/libinsn-profile.so,out=$TEST_DIR/ended.prof,end=$restart" >/dev/null 2>"$TEST_DIR/ended.log" &&
+	grep -q "insn-profile: the guest reached end=, QEMU exits" "$TEST_DIR/ended/plugin.log" &&
+	expect_exit 0 profile --map "$kb/System.map" --json "$TEST_DIR/ended-profile.json" "$TEST_DIR/ended.prof" &&
+	expect_exit 0 profile --map "$kb/System.map" --json "$TEST_DIR/p20-profile.json" "$TEST_DIR/p20.prof" &&
+	expect_eq "$(jq -r ".functions.machine_restart // 0" "$TEST_DIR/ended-profile.json")" 0 "machine_restart() with end=" &&
+	jq -e ".functions.kernel_restart > 0" "$TEST_DIR/ended-profile.json" >/dev/null ||
+		fail "kernel_restart() not counted with end=" &&
+	jq -e ".functions.machine_restart > 0" "$TEST_DIR/p20-profile.json" >/dev/null ||
+		fail "machine_restart() not counted without end=: the comparison shows nothing" &&
+	jq -e ".workloads[0].value == $(jq ".workloads[0].value" "$TEST_DIR/p20.json")" "$TEST_DIR/ended.json" >/dev/null ||
+		fail "the workload figure changed with end="
+'
+
 test_expect_success KBUILD_7_3_x86_64,MOUNT_NS 'a spin planted in read_zero() is read_zero()'"'"'s change, the kernel'"'"'s largest' '
 	tree=$TEST_DIR/planted-tree obj=$TEST_DIR/planted-obj &&
 	"$SCRIPTS/copy-tree" --link "$work" "$tree" 2>/dev/null &&

@@ -11,13 +11,20 @@
  * instruction of the block that ran before it on the same vCPU: the call
  * site, for a call that ends its block.
  *
+ * With end=0xADDR, QEMU exits (and every plugin writes its figures) when
+ * the guest first runs the block holding ADDR: a board that cannot power
+ * off or reset would otherwise run on, idle or in mdelay(), until a
+ * signal ends it at a moment the host's clock decides, and what it ran
+ * meanwhile would count.
+ *
  * Arguments: out=PATH (default: QEMU's plugin log), callee=0xADDR (any
- * number of times).  Output, one record a line:
+ * number of times), end=0xADDR.  Output, one record a line:
  *   total INSNS            instructions executed
  *   insn ADDR COUNT        an instruction and how often it ran
  *   call CALLEE SITE COUNT calls of CALLEE from the instruction at SITE
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +42,7 @@ struct block {
 	uint64_t *insn_vaddr;
 	uint64_t count;
 	int callee;		/* index in callees[], or -1 */
+	bool end;		/* holds end= */
 };
 
 static GMutex lock;
@@ -44,6 +52,8 @@ static uint64_t callees[MAX_CALLEES];
 static int n_callees;
 static GHashTable *calls[MAX_CALLEES];	/* call site -> count */
 static char *out_path;
+static uint64_t end_addr;
+static bool have_end;
 
 static guint block_hash(gconstpointer key)
 {
@@ -81,6 +91,11 @@ static void block_exec(unsigned int vcpu, void *udata)
 	}
 	if (vcpu < MAX_VCPUS)
 		last_block[vcpu] = b;
+	if (b->end) {
+		/* exit() runs QEMU's atexit handler, which runs every plugin's. */
+		qemu_plugin_outs("insn-profile: the guest reached end=, QEMU exits\n");
+		exit(EXIT_SUCCESS);
+	}
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -103,6 +118,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		for (i = 0; i < b->n_insns; i++)
 			b->insn_vaddr[i] = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, i));
 		b->callee = -1;
+		for (i = 0; i < b->n_insns; i++)
+			if (have_end && b->insn_vaddr[i] == end_addr)
+				b->end = true;
 		for (c = 0; c < n_callees; c++)
 			if (callees[c] == b->vaddr)
 				b->callee = c;
@@ -191,6 +209,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			}
 			calls[n_callees] = g_hash_table_new(g_direct_hash, g_direct_equal);
 			callees[n_callees++] = a;
+		} else if (g_str_has_prefix(opt, "end=")) {
+			char *end;
+
+			end_addr = g_ascii_strtoull(opt + 4, &end, 0);
+			if (*end || end == opt + 4) {
+				fprintf(stderr, "insn-profile: bad end=: %s\n", opt);
+				return -1;
+			}
+			have_end = true;
 		} else {
 			fprintf(stderr, "insn-profile: unknown argument %s\n", opt);
 			return -1;
