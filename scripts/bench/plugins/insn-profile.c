@@ -17,9 +17,16 @@
  * signal ends it at a moment the host's clock decides, and what it ran
  * meanwhile would count.
  *
+ * With window=0xADDR, only the stretches between the guest's entries to
+ * ADDR count (on at the first, off at the second, ...): a program that
+ * enters ADDR (a system call of its own) just outside its timed window
+ * gets the profile of that window alone, what its figure counts.
+ *
  * Arguments: out=PATH (default: QEMU's plugin log), callee=0xADDR (any
- * number of times), end=0xADDR.  Output, one record a line:
- *   total INSNS            instructions executed
+ * number of times), end=0xADDR, window=0xADDR.  Output, one record a
+ * line:
+ *   total INSNS            instructions executed (counted)
+ *   window TOGGLES         with window=: the entries to its address
  *   insn ADDR COUNT        an instruction and how often it ran
  *   call CALLEE SITE COUNT calls of CALLEE from the instruction at SITE
  */
@@ -43,6 +50,7 @@ struct block {
 	uint64_t count;
 	int callee;		/* index in callees[], or -1 */
 	bool end;		/* holds end= */
+	bool window;		/* holds window= */
 };
 
 static GMutex lock;
@@ -54,6 +62,10 @@ static GHashTable *calls[MAX_CALLEES];	/* call site -> count */
 static char *out_path;
 static uint64_t end_addr;
 static bool have_end;
+static uint64_t window_addr;
+static bool have_window;
+static bool counting = true;	/* false until window= is first entered */
+static unsigned int window_toggles;
 
 static guint block_hash(gconstpointer key)
 {
@@ -78,6 +90,12 @@ static void block_exec(unsigned int vcpu, void *udata)
 	struct block *b = udata;
 	struct block *prev = vcpu < MAX_VCPUS ? last_block[vcpu] : NULL;
 
+	if (b->window) {
+		__atomic_fetch_add(&window_toggles, 1, __ATOMIC_RELAXED);
+		counting = !counting;
+	}
+	if (!counting)
+		goto done;
 	__atomic_fetch_add(&b->count, 1, __ATOMIC_RELAXED);
 	if (b->callee >= 0 && prev) {
 		uint64_t site = prev->insn_vaddr[prev->n_insns - 1];
@@ -89,6 +107,7 @@ static void block_exec(unsigned int vcpu, void *udata)
 		g_hash_table_insert(calls[b->callee], key, (gpointer)(n + 1));
 		g_mutex_unlock(&lock);
 	}
+done:
 	if (vcpu < MAX_VCPUS)
 		last_block[vcpu] = b;
 	if (b->end) {
@@ -121,6 +140,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		for (i = 0; i < b->n_insns; i++)
 			if (have_end && b->insn_vaddr[i] == end_addr)
 				b->end = true;
+		for (i = 0; i < b->n_insns; i++)
+			if (have_window && b->insn_vaddr[i] == window_addr)
+				b->window = true;
 		for (c = 0; c < n_callees; c++)
 			if (callees[c] == b->vaddr)
 				b->callee = c;
@@ -161,6 +183,8 @@ static void plugin_exit(qemu_plugin_id_t id, void *p)
 		}
 	}
 	g_string_append_printf(rep, "total %" PRIu64 "\n", total);
+	if (have_window)
+		g_string_append_printf(rep, "window %u\n", window_toggles);
 	g_hash_table_iter_init(&it, insns);
 	while (g_hash_table_iter_next(&it, &k, &v)) {
 		uint64_t *n = v;
@@ -218,6 +242,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 				return -1;
 			}
 			have_end = true;
+		} else if (g_str_has_prefix(opt, "window=")) {
+			char *end;
+
+			window_addr = g_ascii_strtoull(opt + 7, &end, 0);
+			if (*end || end == opt + 7) {
+				fprintf(stderr, "insn-profile: bad window=: %s\n", opt);
+				return -1;
+			}
+			have_window = true;
+			counting = false;
 		} else {
 			fprintf(stderr, "insn-profile: unknown argument %s\n", opt);
 			return -1;

@@ -181,6 +181,7 @@ int main(int argc, char **argv)
 		if (dst[i] != src[i])
 			bench_die_data("pread memfd", i, dst[i], src[i]);
 
+	bench_window();
 	t0 = bench_now_ns();
 	for (i = 0; i < count; i++) {
 		ret = do_pread((int)fd, dst, size, 0);
@@ -188,6 +189,7 @@ int main(int argc, char **argv)
 			bench_die_sys("pread memfd", ret, size);
 	}
 	t1 = bench_now_ns();
+	bench_window();
 	do_close((int)fd);
 
 	secs = (double)(t1 - t0) / 1e9;

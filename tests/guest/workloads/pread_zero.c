@@ -76,6 +76,7 @@ int main(int argc, char **argv)
 		if (buf[i])
 			bench_die_data("pread /dev/zero", i, buf[i], 0);
 
+	bench_window();
 	t0 = bench_now_ns();
 	for (i = 0; i < count; i++) {
 		ret = do_pread((int)fd, buf, size, 0);
@@ -83,6 +84,7 @@ int main(int argc, char **argv)
 			bench_die_sys("pread /dev/zero", ret, size);
 	}
 	t1 = bench_now_ns();
+	bench_window();
 	do_close((int)fd);
 
 	secs = (double)(t1 - t0) / 1e9;

@@ -25,12 +25,7 @@
  * Where /proc/cpu/alignment exists (ARM), its counts before and after are
  * in the diagnostic: a reviewer of the report asked for them.
  *
- * -n WRITES makes each writer write only the first WRITES blocks of its
- * order: two runs of one file size then lay out the same files, and
- * their difference is writes alone (the profiles of bench-icount).
- *
  * Usage: randwrite [-i] [-d DIR] [-u N] [-j JOBS] [-s FILE_BYTES] [-b BLOCK]
- *                  [-n WRITES]
  * Prints "randwrite_kibps RATE KiB/s" (1024 bytes/s).  Higher is better.
  * With -i, "randwrite_ns_per_write NS ns" (under QEMU -icount shift=0,
  * the guest instructions of one write and its fsync()).
@@ -56,13 +51,12 @@
 
 static const char usage[] =
 "Usage: randwrite [-i] [-d DIR] [-u N [-o OPTIONS]] [-j JOBS] [-s FILE_BYTES]\n"
-"                 [-b BLOCK] [-n WRITES]\n"
+"                 [-b BLOCK]\n"
 "\n"
 "The fio job of the i.MX25 UBIFS report: JOBS writers (default 4), each\n"
 "writing every BLOCK (default 4096) of its own file of FILE_BYTES\n"
 "(default 8388608) in DIR (default /mnt/bench) once, in a random order,\n"
 "with fsync() after each write.  The files are laid out first, untimed.\n"
-"-n WRITES: each writer writes only the first WRITES blocks of its order.\n"
 "-u N: first make DIR a fresh UBIFS on a new volume of /dev/ubiN, mounted\n"
 "with OPTIONS (-o; compr=none, compr=zlib: UBIFS's compressor).\n"
 "\n"
@@ -307,15 +301,13 @@ static void lay_out(const char *path, unsigned char *buf, unsigned long bs,
 }
 
 /*
- * One writer: the first @writes blocks of its file (every block, with
- * @writes == @blocks) once each, in the order of a shuffle (Fisher-Yates)
- * seeded by the job number, fresh data in each, fsync() after each write.
- * Runs in a child; exits with 0 or BENCH_EX_FAIL.
+ * One writer: every block of its file once, in the order of a shuffle
+ * (Fisher-Yates) seeded by the job number, fresh data in each, fsync()
+ * after each write.  Runs in a child; exits with 0 or BENCH_EX_FAIL.
  */
 static void __noreturn writer(const char *path, unsigned long job,
 			      unsigned char *buf, unsigned int *order,
-			      unsigned long bs, unsigned long blocks,
-			      unsigned long writes)
+			      unsigned long bs, unsigned long blocks)
 {
 	unsigned int state = 0x9e3779b9u * (unsigned int)(job + 1);
 	unsigned long b, i;
@@ -332,7 +324,7 @@ static void __noreturn writer(const char *path, unsigned long job,
 		order[b - 1] = order[k];
 		order[k] = t;
 	}
-	for (b = 0; b < writes; b++) {
+	for (b = 0; b < blocks; b++) {
 		for (i = 0; i < bs; i += 4) {
 			unsigned int r = next_rand(&state);
 
@@ -367,12 +359,10 @@ int main(int argc, char **argv)
 		{ .letter = 'b', .name = "block size", .min = 1, .max = MAX_BLOCK,
 		  .val = DEF_BLOCK },
 		{ .letter = 'o', .name = "mount options", .str = "" },
-		{ .letter = 'n', .name = "writes per writer", .min = 1,
-		  .max = MAX_SIZE },
 	};
 	long pids[MAX_JOBS];
 	struct linebuf l = { .len = 0 };
-	unsigned long jobs, size, bs, blocks, writes, j, failed = 0;
+	unsigned long jobs, size, bs, blocks, j, failed = 0;
 	long align_sys0, align_user0, ret;
 	char path[256];
 	const char *dir;
@@ -382,7 +372,7 @@ int main(int argc, char **argv)
 	double secs, rate;
 
 	bench_prog = "randwrite";
-	bench_parse_args(argc, argv, opts, 7, usage);
+	bench_parse_args(argc, argv, opts, 6, usage);
 	dir = opts[0].str;
 	jobs = opts[2].val;
 	size = opts[3].val;
@@ -391,10 +381,6 @@ int main(int argc, char **argv)
 		bench_die_usage("the file size is not a multiple of the block size",
 				NULL);
 	blocks = size / bs;
-	writes = opts[6].seen ? opts[6].val : blocks;
-	if (writes > blocks)
-		bench_die_usage("more writes per writer than the file has blocks",
-				NULL);
 
 	if (opts[5].seen && !opts[1].seen)
 		bench_die_usage("-o is for the UBIFS that -u makes", NULL);
@@ -412,6 +398,7 @@ int main(int argc, char **argv)
 
 	align_sys0 = read_number("/proc/cpu/alignment", "System:");
 	align_user0 = read_number("/proc/cpu/alignment", "User:");
+	bench_window();
 	t0 = bench_now_ns();
 	for (j = 0; j < jobs; j++) {
 		pids[j] = do_fork();
@@ -419,7 +406,7 @@ int main(int argc, char **argv)
 			bench_die_sys("fork", pids[j], 0);
 		if (pids[j] == 0) {
 			file_name(path, sizeof(path), dir, j);
-			writer(path, j, buf, order, bs, blocks, writes);
+			writer(path, j, buf, order, bs, blocks);
 		}
 	}
 	for (j = 0; j < jobs; j++) {
@@ -431,6 +418,7 @@ int main(int argc, char **argv)
 		failed += status != 0;
 	}
 	t1 = bench_now_ns();
+	bench_window();
 	if (failed) {
 		lb_error(&l);
 		lb_uint(&l, failed);
@@ -442,16 +430,16 @@ int main(int argc, char **argv)
 	}
 
 	secs = (double)(t1 - t0) / 1e9;
-	rate = secs > 0 ? (double)(jobs * writes * bs) / 1024 / secs : 0;
+	rate = secs > 0 ? (double)(jobs * size) / 1024 / secs : 0;
 	if (bench_per_op)
-		bench_result_per_op("write", t1 - t0, jobs * writes);
+		bench_result_per_op("write", t1 - t0, jobs * blocks);
 	else
 		bench_result("randwrite_kibps", rate, 1, "KiB/s");
 
 	lb_str(&l, "randwrite: ");
 	lb_uint(&l, jobs);
 	lb_str(&l, " writers x ");
-	lb_uint(&l, writes);
+	lb_uint(&l, blocks);
 	lb_str(&l, " writes of ");
 	lb_uint(&l, bs);
 	lb_str(&l, " bytes with fsync() in ");

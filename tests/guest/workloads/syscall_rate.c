@@ -89,6 +89,7 @@ int main(int argc, char **argv)
 		bench_die_usage("-t and -n exclude each other", NULL);
 
 	mix_once();	/* untimed: fails early if fd 0 is closed */
+	bench_window();
 	t0 = bench_now_ns();
 	if (opts[1].seen) {
 		for (; loops < opts[1].val; loops++)
@@ -105,6 +106,7 @@ int main(int argc, char **argv)
 			t1 = bench_now_ns();
 		} while (t1 < end);
 	}
+	bench_window();
 
 	secs = (double)(t1 - t0) / 1e9;
 	rate = secs > 0 ? (double)loops / secs : 0;
