@@ -137,12 +137,12 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		for (i = 0; i < b->n_insns; i++)
 			b->insn_vaddr[i] = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, i));
 		b->callee = -1;
-		for (i = 0; i < b->n_insns; i++)
+		for (i = 0; i < b->n_insns; i++) {
 			if (have_end && b->insn_vaddr[i] == end_addr)
 				b->end = true;
-		for (i = 0; i < b->n_insns; i++)
 			if (have_window && b->insn_vaddr[i] == window_addr)
 				b->window = true;
+		}
 		for (c = 0; c < n_callees; c++)
 			if (callees[c] == b->vaddr)
 				b->callee = c;
