@@ -225,10 +225,10 @@ nolibc_check_static() {
 	machine=$(awk -F':[ \t]+' '$1 ~ /^ *Machine$/ { print $2; exit }' <<<"$header")
 	[ "$machine" = "${NOLIBC_TABLE[INIT_MACHINE]}" ] ||
 		die "$EX_FAIL" "$target: $name is for '$machine', want '${NOLIBC_TABLE[INIT_MACHINE]}'"
-	if readelf -lW "$bin" | grep -q 'INTERP'; then
+	if grep -q 'INTERP' < <(readelf -lW "$bin"); then
 		die "$EX_FAIL" "$target: $name has a program interpreter: not static"
 	fi
-	if ! readelf -d "$bin" | grep -q 'There is no dynamic section'; then
+	if ! grep -q 'There is no dynamic section' < <(readelf -d "$bin"); then
 		die "$EX_FAIL" "$target: $name has a dynamic section: not static"
 	fi
 	case " ${NOLIBC_TABLE[INIT_CFLAGS]} " in

@@ -622,10 +622,10 @@ probe_patch() {
 		PROBE_STATUS=applies PROBE_DETAIL=$(_offsets)
 		return 0
 	fi
-	if printf '%s\n' "$_try_out" | grep -q 'malformed patch\|Only garbage'; then
+	if grep -q 'malformed patch\|Only garbage' <<<"$_try_out"; then
 		die "$EX_USAGE" "$(basename "$p"): malformed patch: $(printf '%s\n' "$_try_out" | grep -m1 'malformed\|garbage')"
 	fi
-	if _patch_try "$d" "$p" "${run[@]}" --fuzz=2 && printf '%s\n' "$_try_out" | grep -q 'with fuzz'; then
+	if _patch_try "$d" "$p" "${run[@]}" --fuzz=2 && grep -q 'with fuzz' <<<"$_try_out"; then
 		PROBE_STATUS=fuzz
 		PROBE_DETAIL=$(printf '%s\n' "$_try_out" | grep -o 'Hunk #[0-9]* succeeded at [0-9]* with fuzz [0-9]*' |
 			paste -sd ';' - | sed 's/;/; /g')

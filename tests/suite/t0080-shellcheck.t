@@ -39,7 +39,7 @@ test_expect_success 'every executable file under scripts/ is a command, every co
 	for s in $(git ls-files scripts); do
 		case $s in
 		scripts/lib/*) [ ! -x "$s" ] || fail "$s: the library is sourced, not run" ;;
-		*.c | *.h | */c/* | */nolibc-include/*) ;;
+		*.c | *.h | *.patch | */c/* | */nolibc-include/*) ;;
 		*) [ -x "$s" ] || fail "$s: not executable" ;;
 		esac
 	done
