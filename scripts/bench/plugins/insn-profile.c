@@ -212,51 +212,59 @@ static void plugin_exit(qemu_plugin_id_t id, void *p)
 	g_string_free(rep, TRUE);
 }
 
+/*
+ * parse_addr - the address after NAME= in @opt, when @opt is NAME=ADDR:
+ * true with *@addr set; false otherwise, with a message when the address
+ * is not one.  *@bad tells the two apart.
+ */
+static bool parse_addr(const char *opt, const char *name, uint64_t *addr, bool *bad)
+{
+	size_t n = strlen(name);
+	char *end;
+
+	if (strncmp(opt, name, n) || opt[n] != '=')
+		return false;
+	*addr = g_ascii_strtoull(opt + n + 1, &end, 0);
+	if (*end || end == opt + n + 1) {
+		fprintf(stderr, "insn-profile: bad %s=: %s\n", name, opt);
+		*bad = true;
+		return false;
+	}
+	return true;
+}
+
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 					   int argc, char **argv)
 {
+	bool bad = false;
+	uint64_t a;
 	int i;
 
-	for (i = 0; i < argc; i++) {
+	for (i = 0; i < argc && !bad; i++) {
 		char *opt = argv[i];
 
 		if (g_str_has_prefix(opt, "out=")) {
 			out_path = g_strdup(opt + 4);
-		} else if (g_str_has_prefix(opt, "callee=")) {
-			char *end;
-			uint64_t a = g_ascii_strtoull(opt + 7, &end, 0);
-
-			if (*end || n_callees == MAX_CALLEES) {
-				fprintf(stderr, "insn-profile: bad or too many callee= (at most %d): %s\n",
+		} else if (parse_addr(opt, "callee", &a, &bad)) {
+			if (n_callees == MAX_CALLEES) {
+				fprintf(stderr, "insn-profile: too many callee= (at most %d): %s\n",
 					MAX_CALLEES, opt);
 				return -1;
 			}
 			calls[n_callees] = g_hash_table_new(g_direct_hash, g_direct_equal);
 			callees[n_callees++] = a;
-		} else if (g_str_has_prefix(opt, "end=")) {
-			char *end;
-
-			end_addr = g_ascii_strtoull(opt + 4, &end, 0);
-			if (*end || end == opt + 4) {
-				fprintf(stderr, "insn-profile: bad end=: %s\n", opt);
-				return -1;
-			}
+		} else if (parse_addr(opt, "end", &end_addr, &bad)) {
 			have_end = true;
-		} else if (g_str_has_prefix(opt, "window=")) {
-			char *end;
-
-			window_addr = g_ascii_strtoull(opt + 7, &end, 0);
-			if (*end || end == opt + 7) {
-				fprintf(stderr, "insn-profile: bad window=: %s\n", opt);
-				return -1;
-			}
+		} else if (parse_addr(opt, "window", &window_addr, &bad)) {
 			have_window = true;
 			counting = false;
-		} else {
+		} else if (!bad) {
 			fprintf(stderr, "insn-profile: unknown argument %s\n", opt);
 			return -1;
 		}
 	}
+	if (bad)
+		return -1;
 	blocks = g_hash_table_new(block_hash, block_equal);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, plugin_exit, NULL);
