@@ -58,6 +58,13 @@ test_expect_success 'every committed file that starts with #! is committed execu
 	test "$n" -ge 100 || fail "only $n files with #! found"
 '
 
+test_expect_success 'no script pipes into grep -q (it stops reading at the first match; pipefail then fails the writer'"'"'s SIGPIPE)' '
+	cd "$TOP" &&
+	git grep -nE "\|[[:space:]]*grep[[:space:]]+-[a-zA-Z]*q" -- scripts tests/suite/test-lib.sh .ci |
+		grep -vE "(head|tail) -n ?1[^|]*\|[[:space:]]*grep" >"$TEST_DIR/piped" || true
+	[ ! -s "$TEST_DIR/piped" ] || fail "a pipe into grep -q (use grep -q ... < <(cmd)): $(cat "$TEST_DIR/piped")"
+'
+
 test_expect_success 'the README names every command and every top-level folder' '
 	cd "$TOP" &&
 	for s in $(git ls-files scripts | grep -v "^scripts/lib/"); do
