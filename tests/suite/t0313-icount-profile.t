@@ -2,8 +2,9 @@
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted strings, evaluated later
 # bench-icount --profile: each kernel's instructions per operation by
 # function and its cache misses per operation, from two QEMU plugin boots
-# under icount counting the program's timed window.  Without kernels: a table without the
-# operations --profile needs is one line and exit 2 before any tree or
+# under icount counting the program's timed window.  Without kernels: a
+# table without the operations --profile needs (or naming an evidence
+# program that is not there) is one line and exit 2 before any tree or
 # build; --summary-only makes the profile's section again from a run's
 # files (made-up figures here), its top-5 rows and "the rest" summing to
 # the difference.  A long test boots pread-zero-arm64's three kernels
@@ -20,7 +21,7 @@ table() {
 }
 export -f table
 
-test_expect_success 'a table without the operations --profile needs is one line and exit 2, before any tree or build' '
+test_expect_success 'a table without the operations --profile needs, or naming an evidence program that is not there, is one line and exit 2, before any tree or build' '
 	table ops "s/^OPS=.*/OPS=lots/" &&
 	WORKLOAD_TABLES=$TEST_DIR/wl expect_exit 2 bench-icount --profile --out "$TEST_DIR/bo" ops &&
 	expect_one_line_error "wl/ops\.conf:[0-9]+: OPS: .lots. is not a number of operations" &&
@@ -30,6 +31,9 @@ test_expect_success 'a table without the operations --profile needs is one line 
 	table model "/^CACHE_MODEL=/d" &&
 	WORKLOAD_TABLES=$TEST_DIR/wl expect_exit 2 bench-icount --profile --out "$TEST_DIR/bo" model &&
 	expect_one_line_error "wl/model\.conf:[0-9]+: CACHE without CACHE_MODEL" &&
+	table evidence "s|^PROFILE_EVIDENCE=.*|PROFILE_EVIDENCE=clear-user-arm64/no-such|" &&
+	WORKLOAD_TABLES=$TEST_DIR/wl expect_exit 2 bench-icount --profile --out "$TEST_DIR/bo" evidence &&
+	expect_one_line_error "wl/evidence\.conf:[0-9]+: PROFILE_EVIDENCE: no program scripts/evidence/clear-user-arm64/no-such" &&
 	[ ! -e "$TEST_DIR/bo" ]
 '
 
