@@ -37,20 +37,20 @@ all-arches:
 toolchain-root-full: deps
 	scripts/toolchain-root --full
 
-# Two chains side by side (tests/suite/testrules.yml): the kernel builds
-# and what reads them, and the rest; t0999 alone at the end.
+# Three chains side by side (tests/suite/testrules.yml): the kernel
+# builds and what reads them, and the rest in two; t0999 alone at the end.
 # A failed test's output is printed again after the summary (TEST_FAILED_LOG).
 test: deps
 	@mkdir -p build/tests && rm -f "$(TEST_FAILED_LOG)"
 	TEST_FAILED_LOG="$(TEST_FAILED_LOG)" TEST_REQUIRED_PREREQS="KBUILD_* TOOLROOT_*" HARNESS_RULESFILE=tests/suite/testrules.yml \
-		$(PROVE) -j2 --exec '' --timer tests/suite/t*.t || { cat "$(TEST_FAILED_LOG)" 2>/dev/null; exit 1; }
+		$(PROVE) -j3 --exec '' --timer tests/suite/t*.t || { cat "$(TEST_FAILED_LOG)" 2>/dev/null; exit 1; }
 
 # The same with the long tests too (loongarch64 on 7.3, the 6.12 and 6.1
 # boot cells, the short icount workloads): TEST_LONG=1.
 test-long: deps
 	@mkdir -p build/tests && rm -f "$(TEST_FAILED_LOG)"
 	TEST_FAILED_LOG="$(TEST_FAILED_LOG)" TEST_LONG=1 TEST_REQUIRED_PREREQS="KBUILD_* TOOLROOT_* LONG" HARNESS_RULESFILE=tests/suite/testrules.yml \
-		$(PROVE) -j2 --exec '' --timer tests/suite/t*.t || { cat "$(TEST_FAILED_LOG)" 2>/dev/null; exit 1; }
+		$(PROVE) -j3 --exec '' --timer tests/suite/t*.t || { cat "$(TEST_FAILED_LOG)" 2>/dev/null; exit 1; }
 
 # Timings of apply / apply again / reverse next to quilt, on the default tree.
 bench: deps
