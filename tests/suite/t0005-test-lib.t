@@ -137,4 +137,24 @@ test_expect_success 'tree_sum: its content cache is read, agrees with a cold one
 	ln -sfn b/1.c "$big/l" && s4=$(tree_sum "$big") && [ "$s4" != "$s3" ]
 '
 
+# expect_untouched is ctime's quick check corrected by the mark's listing:
+# a hard link made elsewhere (another test copying the same pristine tree)
+# changes a file's ctime and nothing else, and passes; a new file, a
+# removal, a chmod and a rename over a file with its mtime put back fail.
+test_expect_success 'expect_untouched: a hard link made elsewhere passes; a write, creation, removal or chmod fails' '
+	t=$TEST_DIR/marked && mkdir -p "$t/d" && echo a >"$t/d/a" && echo b >"$t/b" &&
+	mark_tree "$t" && expect_untouched "$t" &&
+	ln "$t/d/a" "$TEST_DIR/a-link" && ln "$t/b" "$TEST_DIR/b-link" &&
+	[ -n "$(find "$t" -cnewer "$TEST_DIR/.mark-marked" -type f)" ] &&
+	expect_untouched "$t" &&
+	for change in "echo A >$t/d/a.new && touch -r $t/d/a $t/d/a.new && mv $t/d/a.new $t/d/a" \
+		"echo c >$t/d/c" "rm $t/b" "chmod 600 $t/b"; do
+		rm -rf "$t" && mkdir -p "$t/d" && echo a >"$t/d/a" && echo b >"$t/b" &&
+		touch -d "1 minute ago" "$t/d" "$t" && mark_tree "$t" &&
+		eval "$change" &&
+		out=$(_test_failmark="" expect_untouched "$t" 2>&1; echo "rc=$?") &&
+		case $out in *"was changed"*rc=1) ;; *) fail "after $change: $out" ;; esac || return 1
+	done
+'
+
 test_done
