@@ -248,7 +248,9 @@ git_ready_to_commit() {
 	git -C "$dir" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
 		die "$EX_USAGE" "$what: not in a git work tree"
 	git_refuse_busy "$dir"
-	[ -z "$(git -C "$dir" status --porcelain -- "$@")" ] ||
+	# --no-optional-locks: a refused run writes nothing, not even the
+	# index's refreshed stat data.
+	[ -z "$(git --no-optional-locks -C "$dir" status --porcelain -- "$@")" ] ||
 		die "$EX_USAGE" "$what: the git work tree is dirty: commit or stash first"
 }
 

@@ -21,8 +21,7 @@ test_expect_success 'apply: base from blob hashes, x86, arm64 and LoongArch not 
 	grep -q "^base: 6.1, from blob hashes" "$TEST_DIR/stdout" &&
 	expect_statuses "$P1=applied" "$P2=applied" "$P3=not needed on this base" \
 		"$P4=not needed on this base" "$P5=not needed on this base" "$P6=applied" &&
-	grep -q "^$P3 *not needed on this base (6.1 has no rep_movs_alternative" "$TEST_DIR/stdout" &&
-	tree_sum "$tree" >"$TEST_DIR/applied.sum"
+	grep -q "^$P3 *not needed on this base (6.1 has no rep_movs_alternative" "$TEST_DIR/stdout"
 '
 
 test_expect_success 'every touched file has the post-image blob its patch names' '
@@ -52,10 +51,11 @@ test_expect_success 'the accessor comparison can fail: the pristine 6.1 block di
 	! cmp -s "$TEST_DIR/want" "$TEST_DIR/old"
 '
 
-test_expect_success 'a second apply is a no-op' '
+test_expect_success 'a second apply is a no-op: nothing written' '
+	mark_tree "$tree" &&
 	expect_exit 0 apply "$tree" &&
 	expect_statuses "$P1=already present" "$P2=already present" "$P6=already present" &&
-	expect_eq "$(tree_sum "$tree")" "$(cat "$TEST_DIR/applied.sum")" checksum
+	expect_untouched "$tree"
 '
 
 test_expect_success 'reverse restores the original tree byte for byte' '

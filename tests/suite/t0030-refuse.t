@@ -12,16 +12,15 @@ pristine=$(pristine_sum 6.12)
 export pristine
 
 # refused CODE PATTERN TREE [APPLY ARGS...]: apply exits with CODE and a
-# one-line error matching PATTERN; TREE is unchanged.  The checksum before
-# is $BEFORE when the caller knows it (an untouched copy: the pristine
-# checksum), else computed here.
+# one-line error matching PATTERN, and wrote nothing in TREE (no file or
+# directory written, created, removed, renamed or chmod-ed: expect_untouched).
 refused() {
-	local code=$1 pattern=$2 tree=$3 before=${BEFORE:-}
+	local code=$1 pattern=$2 tree=$3
 	shift 3
-	[ -n "$before" ] || before=$(tree_sum "$tree")
-	expect_exit "$code" apply "$@" "$tree" &&
+	mark_tree "$tree" &&
+		expect_exit "$code" apply "$@" "$tree" &&
 		expect_one_line_error "$pattern" &&
-		expect_eq "$(tree_sum "$tree")" "$before" "tree checksum"
+		expect_untouched "$tree"
 }
 
 # fake_tree DIR VERSION PATCHLEVEL: the least that passes for a kernel tree.
@@ -60,14 +59,14 @@ test_expect_success 'a vendor edit inside a hunk: conflict, hunk shown, nothing 
 	t=$(copy_tree 6.12 vendor-in-hunk) &&
 	f=$t/arch/loongarch/include/asm/syscall.h && detach "$f" &&
 	sed -i "s/5 \* sizeof(long)/5 * sizeof(unsigned long)/" "$f" &&
-	before=$(tree_sum "$t") &&
+	mark_tree "$t" &&
 	expect_exit 1 apply "$t" &&
 	expect_statuses "$P1=applied" "$P3=already present" "$P5=conflict" &&
 	grep -q "^--- $P5: conflict; failing hunks:" "$TEST_DIR/stdout" &&
 	grep -q "^Hunk #1 FAILED at 58" "$TEST_DIR/stdout" &&
 	grep -q "^-	memcpy(&args\[1\], &regs->regs\[5\], 5 \* sizeof(long));" "$TEST_DIR/stdout" &&
 	grep -q "^result: refused; the tree was not changed" "$TEST_DIR/stdout" &&
-	expect_eq "$(tree_sum "$t")" "$before" "tree checksum"
+	expect_untouched "$t"
 '
 
 test_expect_success 'a vendor edit elsewhere in a touched file: applies, offset reported' '
@@ -87,11 +86,11 @@ test_expect_success 'context changed next to a hunk: fuzz, refused, nothing appl
 	t=$(copy_tree 6.12 fuzz) &&
 	f=$t/arch/loongarch/include/asm/syscall.h && detach "$f" &&
 	sed -i "s/^static inline int syscall_get_arch(/static __always_inline int syscall_get_arch(/" "$f" &&
-	before=$(tree_sum "$t") &&
+	mark_tree "$t" &&
 	expect_exit 1 apply "$t" &&
 	expect_statuses "$P5=fuzz" &&
 	grep -q "^$P5 *fuzz (Hunk #1 succeeded at 58 with fuzz 1)" "$TEST_DIR/stdout" &&
-	expect_eq "$(tree_sum "$t")" "$before" "tree checksum"
+	expect_untouched "$t"
 '
 
 test_expect_success 'a read-only tree: refused before writing; a dry run still works' '
@@ -113,7 +112,7 @@ test_expect_success 'a patch whose path escapes the tree' '
 	cp -r "$TOP/patches" "$TEST_DIR/escape-patches" &&
 	sed -i "s|a/arch/loongarch/include/asm/syscall.h|a/../escape/syscall.h|; s|b/arch/loongarch/include/asm/syscall.h|b/../escape/syscall.h|" \
 		"$TEST_DIR/escape-patches/6.12/$P5" &&
-	BEFORE=$pristine refused 3 "touched path .\.\./escape/syscall.h. escapes the tree" "$t" --patches "$TEST_DIR/escape-patches"
+	refused 3 "touched path .\.\./escape/syscall.h. escapes the tree" "$t" --patches "$TEST_DIR/escape-patches"
 '
 
 test_expect_success 'a second concurrent run on the same tree, with another TMPDIR: locked out' '
@@ -123,14 +122,14 @@ test_expect_success 'a second concurrent run on the same tree, with another TMPD
 	for i in $(seq 50); do flock -n "$t" true || break; sleep 0.1; done &&
 	rc=0
 	mkdir -p "$TEST_DIR/othertmp" &&
-	TMPDIR=$TEST_DIR/othertmp BEFORE=$pristine refused 4 "another run holds the lock" "$t" || rc=$?
+	TMPDIR=$TEST_DIR/othertmp refused 4 "another run holds the lock" "$t" || rc=$?
 	kill "$holder" 2>/dev/null || true
 	wait "$holder" 2>/dev/null || true
 	[ $rc -eq 0 ] && expect_exit 0 apply --dry-run "$t"
 '
 
 test_expect_success 'malformed, missing and empty series files and patches' '
-	t=$(copy_tree 6.12 malformed) && export BEFORE=$pristine &&
+	t=$(copy_tree 6.12 malformed) &&
 	bad=$TEST_DIR/bad-patches && cp -r "$TOP/patches" "$bad" &&
 	head -c 300 "$TOP/patches/6.12/$P2" >"$bad/6.12/$P2" &&
 	refused 2 "$P2: malformed patch: no .diff --git. section" "$t" --patches "$bad" &&
@@ -157,7 +156,7 @@ test_expect_success 'malformed, missing and empty series files and patches' '
 
 test_expect_success '--reverse on a tree the series was never applied to' '
 	t=$(copy_tree 6.12 noreverse) &&
-	BEFORE=$pristine refused 2 "nothing to reverse" "$t" --reverse
+	refused 2 "nothing to reverse" "$t" --reverse
 '
 
 # A small git tree with the files the 6.12 series touches: enough for git am.

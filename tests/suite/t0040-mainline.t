@@ -20,11 +20,12 @@ for k in 7.3 7.2; do
 
 	test_expect_success "$k: dry run: mainline from blob hashes; 0003 not needed (upstream since 6.15), the rest applies" '
 		t=$(copy_tree "$k" "linux-$k") && echo "$t" >"$TEST_DIR/tree-$k" &&
+		mark_tree "$t" &&
 		expect_exit 0 apply --dry-run "$t" &&
 		grep -q "^base: mainline, from blob hashes" "$TEST_DIR/stdout" &&
 		expect_statuses "$P1=applied" "$P2=applied" "$P3=not needed on this base" "$P4=applied" "$P5=applied" "$P6=applied" &&
 		grep -q "^$P3 *not needed on this base (upstream since Linux 6.15: commit b5322b6ec06a " "$TEST_DIR/stdout" &&
-		expect_eq "$(tree_sum "$t")" "$(pristine_sum "$k")" checksum
+		expect_untouched "$t"
 	'
 
 	test_expect_success "$k: apply; the post-images are the index lines' and the overlay's" '
@@ -34,14 +35,14 @@ for k in 7.3 7.2; do
 		test -s "$TEST_DIR/post-$k" &&
 		cmp "$TOP/overlay/include/vdso/unaligned.h" "$t/include/vdso/unaligned.h" &&
 		cmp "$TOP/overlay/tools/include/vdso/unaligned.h" "$t/tools/include/vdso/unaligned.h" &&
-		cmp "$TOP/overlay/lib/unaligned_kunit.c" "$t/lib/tests/unaligned_kunit.c" &&
-		tree_sum "$t" >"$TEST_DIR/applied-$k.sum"
+		cmp "$TOP/overlay/lib/unaligned_kunit.c" "$t/lib/tests/unaligned_kunit.c"
 	'
 
 	test_expect_success "$k: apply again is a no-op; reverse restores the tree byte for byte" '
 		t=$(cat "$TEST_DIR/tree-$k") &&
+		mark_tree "$t" &&
 		expect_exit 0 apply "$t" && grep -q "^result: nothing to do" "$TEST_DIR/stdout" &&
-		expect_eq "$(tree_sum "$t")" "$(cat "$TEST_DIR/applied-$k.sum")" "checksum again" &&
+		expect_untouched "$t" &&
 		expect_exit 0 apply --reverse "$t" &&
 		expect_statuses "$P1=reverted" "$P2=reverted" "$P4=reverted" "$P5=reverted" "$P6=reverted" &&
 		! grep -q "^$P3 " "$TEST_DIR/stdout" &&

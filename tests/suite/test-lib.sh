@@ -484,9 +484,21 @@ git_patch() {
 	[ "$rc" -eq 1 ] || fail "git_patch $3: exit $rc from git diff, want 1 (a difference)"
 }
 
-# pristine_sum VER: tree_sum of VER's pristine tree (t0999 checks that
-# tree against the checksum get-kernel took when it unpacked it).
-pristine_sum() { tree_sum "$(kernel_tree "$1")"; }
+# pristine_sum VER: tree_sum of VER's pristine tree, taken once and kept
+# under build/tests/ by the checksum get-kernel took when it unpacked the
+# tree (TREE.md5): the same content gives the same sum, and t0999 checks
+# the tree against that checksum after every other test.  Kept, it is also
+# what the tree was before any test ran: a write in place to a hard-linked
+# copy, which changes the pristine tree with it, still shows.
+pristine_sum() {
+	local tree memo
+	tree=$(kernel_tree "$1") && [ -s "$tree.md5" ] || return 1
+	memo=$TOP/build/tests/.pristine-sum/$1-$(cat "$tree.md5")
+	if [ ! -s "$memo" ]; then
+		mkdir -p "${memo%/*}" && tree_sum "$tree" >"$memo.$$" && mv -f "$memo.$$" "$memo" || return 1
+	fi
+	cat "$memo"
+}
 
 # tree_sum DIR: a checksum of every entry under DIR: its path, type, mode,
 # link target and, for a file, its content.  Content hashes are kept in
@@ -513,22 +525,33 @@ tree_sum() {
 		cd "$dir" &&
 			find . -mindepth 1 -printf '%y\t%m\t%P\t%l\n' >"$tmp/entries" &&
 			find . -type f -print0 | xargs -0 -r stat -c '%n	%d:%i:%.9W:%s:%.9Y' >"$tmp/ids" &&
-			# Files the cache does not know: hashed (two processes).
-			awk -F'\t' 'FILENAME == ARGV[1] { known[$1] = 1; next } !($2 in known) { print $1 }' \
-				"$cache" "$tmp/ids" | xargs -d "\n" -r -n 500 -P 2 md5sum >"$tmp/hashed" &&
+			# One pass over the cache, keeping only what this tree asks
+			# for: the content of each file it knows ("known"), and the
+			# files it does not know with their identities ("unknown").
+			awk -F'\t' -v unknown="$tmp/unknown" '
+				FILENAME == ARGV[1] { n++; path[n] = $1; id[n] = $2; want[$2] = 1; next }
+				$1 in want { md5[$1] = $2 }
+				END {
+					for (i = 1; i <= n; i++)
+						if (id[i] in md5) print path[i] "\t" md5[id[i]]
+						else print path[i] "\t" id[i] >unknown
+				}' "$tmp/ids" "$cache" >"$tmp/known" &&
+			touch "$tmp/unknown" &&
+			# Those are hashed (two processes).
+			cut -f1 "$tmp/unknown" | xargs -d "\n" -r -n 500 -P 2 md5sum >"$tmp/hashed" &&
 			awk 'FILENAME == ARGV[1] { split($0, f, "\t"); id[f[1]] = f[2]; next }
-				{ h = substr($0, 1, 32); p = substr($0, 35); print id[p] "\t" h }' \
-				"$tmp/ids" "$tmp/hashed" >"$tmp/new" &&
+				{ h = substr($0, 1, 32); p = substr($0, 35); print id[p] "\t" h "\t" p }' \
+				"$tmp/unknown" "$tmp/hashed" >"$tmp/new" &&
 			# Into the cache, under its lock, only files last written two
 			# seconds ago or more: file times come from a coarse clock, and
 			# a write in the same tick as the hash would keep the identity
 			# (git's "racily clean" entries).
-			awk -F'\t' -v old="$(($(date +%s) - 2))" '{ n = split($1, k, ":"); if (k[n] + 0 < old) print }' \
+			awk -F'\t' -v old="$(($(date +%s) - 2))" '{ n = split($1, k, ":"); if (k[n] + 0 < old) print $1 "\t" $2 }' \
 				"$tmp/new" | flock "$cache" tee -a "$cache" >/dev/null &&
-			awk -F'\t' 'FILENAME == ARGV[1] || FILENAME == ARGV[2] { md5[$1] = $2; next }
-				FILENAME == ARGV[3] { sub(/^\.\//, "", $1); content[$1] = md5[$2]; next }
-				{ print $1 "\t" $2 "\t" $3 "\t" $4 "\t" ($1 == "f" ? content[$3] : "") }' \
-				"$cache" "$tmp/new" "$tmp/ids" "$tmp/entries" | LC_ALL=C sort | md5sum | cut -d' ' -f1
+			awk -F'\t' 'FILENAME == ARGV[1] { content[$1] = $2; next }
+				FILENAME == ARGV[2] { content[$3] = $2; next }
+				{ print $1 "\t" $2 "\t" $3 "\t" $4 "\t" ($1 == "f" ? content["./" $3] : "") }' \
+				"$tmp/known" "$tmp/new" "$tmp/entries" | LC_ALL=C sort | md5sum | cut -d' ' -f1
 	) || rc=$?
 	rm -rf "$tmp"
 	return $rc
@@ -543,7 +566,7 @@ tree_sum() {
 # mtime, mode and link target, not ctime or link count.
 # The sleep: file times come from a coarse clock (one tick is a few ms).
 tree_listing() {
-	find "$1" -printf '%y %i %s %T@ %m %p\t%l\n' | LC_ALL=C sort
+	find "$1" -printf '%y %i %s %T@ %m %p\t%l\n'
 }
 mark_tree() {
 	local mark
@@ -554,7 +577,7 @@ expect_untouched() {
 	local mark changed
 	mark=$TEST_DIR/.mark-$(basename "$1")
 	[ -n "$(find "$1" -cnewer "$mark" -print -quit)" ] || return 0
-	changed=$(tree_listing "$1" | LC_ALL=C comm -3 - "$mark.list" |
+	changed=$(LC_ALL=C comm -3 <(tree_listing "$1" | LC_ALL=C sort) <(LC_ALL=C sort "$mark.list") |
 		sed -E 's/^\t?([^ ]* ){5}//; s/\t.*//; q')
 	[ -z "$changed" ] || fail "$changed was changed"
 }
