@@ -15,11 +15,14 @@ test_expect_success 'shellcheck: every shell file of the project is clean (scrip
 
 # The check can fail: a stand-in shellcheck with a finding in one file
 # (the others pass) makes it a "not ok" with the finding, exit 1.
-test_expect_success 'a shellcheck finding fails the check and is shown' '
-	stand_in shellcheck "case \" \$* \" in *\" scripts/apply \"*) echo \"scripts/apply:1:1: warning: planted [SC0000]\"; exit 1 ;; esac" &&
+test_expect_success 'a shellcheck finding fails the check and is shown, in a script (-x) and in a test file (on its own)' '
+	stand_in shellcheck "a=\" \$* \"" \
+		"case \$a in *\" -x \"*) case \$a in *\" scripts/apply \"*) echo \"scripts/apply:1:1: warning: planted [SC0000]\"; exit 1 ;; esac ;; esac" \
+		"case \$a in *\" -e SC1091 \"*) case \$a in *\" tests/suite/t0005-test-lib.t \"*) echo \"tests/suite/t0005-test-lib.t:1:1: warning: planted [SC0000]\"; exit 1 ;; esac ;; esac" &&
 	PATH=$TEST_DIR/bin:$PATH expect_exit 1 check --only shellcheck "$(kernel_tree 7.3)" &&
 	grep -q "^not ok [0-9]* - shellcheck: [0-9]* scripts and tests$" "$TEST_DIR/stdout" &&
-	grep -q "^#   scripts/apply:1:1: warning: planted \[SC0000\]$" "$TEST_DIR/stdout"
+	grep -q "^#   scripts/apply:1:1: warning: planted \[SC0000\]$" "$TEST_DIR/stdout" &&
+	grep -q "^#   tests/suite/t0005-test-lib.t:1:1: warning: planted \[SC0000\]$" "$TEST_DIR/stdout"
 '
 
 test_expect_success 'every command under scripts/ answers --help with its usage, exit 0' '
