@@ -57,13 +57,16 @@ test_expect_success 'a toolchain the table does not list: one-line error' '
 '
 
 # 7.x renamed loongson3_defconfig to loongson64_defconfig: --full takes
-# the first of the table's FULL_DEFCONFIG names the tree has.
+# the first of the table's FULL_DEFCONFIG names the tree has.  6.12, which
+# has only the second, is configured (a full defconfig with clang: 24 s of
+# CPU); that 7.3 has the first is read from the tree.
 test_expect_success '--full: the first of FULL_DEFCONFIG the tree has; none is one line, nothing made' '
-	for v in 7.3:loongson64_defconfig 6.12:loongson3_defconfig; do
-		BUILD=$TEST_DIR/full-${v%%:*} expect_exit 0 build-kernel --full --configure-only --target loongarch64 \
-			"$(kernel_tree "${v%%:*}")" &&
-		grep -q "build-kernel: configure ${v#*:} (loongarch64" "$TEST_DIR/stderr" || return 1
-	done &&
+	expect_eq "$("$SCRIPTS/targets" loongarch64 FULL_DEFCONFIG)" "loongson64_defconfig loongson3_defconfig" FULL_DEFCONFIG &&
+	test -f "$(kernel_tree 7.3)/arch/loongarch/configs/loongson64_defconfig" &&
+	test ! -e "$(kernel_tree 6.12)/arch/loongarch/configs/loongson64_defconfig" &&
+	BUILD=$TEST_DIR/full-6.12 expect_exit 0 build-kernel --full --configure-only --target loongarch64 \
+		"$(kernel_tree 6.12)" &&
+	grep -q "build-kernel: configure loongson3_defconfig (loongarch64" "$TEST_DIR/stderr" &&
 	mkdir "$TEST_DIR/tables" && cp "$TOP"/configs/targets/SCHEMA "$TOP"/configs/targets/loongarch64.conf "$TEST_DIR/tables/" &&
 	sed -i "s/^FULL_DEFCONFIG=.*/FULL_DEFCONFIG=\"loongson2_defconfig nope_defconfig\"/" "$TEST_DIR/tables/loongarch64.conf" &&
 	TARGET_TABLES=$TEST_DIR/tables BUILD=$TEST_DIR/none expect_exit 2 build-kernel --full --configure-only \
