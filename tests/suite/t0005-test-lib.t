@@ -157,4 +157,19 @@ test_expect_success 'expect_untouched: a hard link made elsewhere passes; a writ
 	done
 '
 
+# make test's prove --exec: the first chain's tests at the nice they are
+# given, the others 5 more; a first seq that is not a plain glob is an
+# error, not something to eval.
+test_expect_success 'run-test: a test of the first chain runs as it is, the others at nice 5' '
+	d=$TEST_DIR/rt && mkdir -p "$d" && printf "#!/bin/sh\nnice\n" >"$d/a.t" && cp "$d/a.t" "$d/b.t" && chmod +x "$d"/*.t &&
+	printf -- "---\npar:\n  - seq: %s/{a,c}.t\n  - seq: %s/*.t\n" "$d" "$d" >"$d/rules.yml" &&
+	base=$(nice) &&
+	expect_eq "$(HARNESS_RULESFILE=$d/rules.yml "$TOP/tests/suite/run-test" "$d/a.t")" "$base" "a, of the first chain" &&
+	expect_eq "$(HARNESS_RULESFILE=$d/rules.yml "$TOP/tests/suite/run-test" "$d/b.t")" "$((base + 5))" "b, of another" &&
+	printf -- "---\npar:\n  - seq: \$(touch %s/ran)\n" "$d" >"$d/bad.yml" &&
+	HARNESS_RULESFILE=$d/bad.yml expect_exit 2 "$TOP/tests/suite/run-test" "$d/a.t" &&
+	expect_one_line_error "the first seq is not a plain glob" &&
+	test ! -e "$d/ran"
+'
+
 test_done
