@@ -118,6 +118,8 @@ test_expect_success 'bad input: no tree, no such directory, a tree without the f
 	expect_exit 2 usercopy-x86 && expect_one_line_error "no kernel tree given" &&
 	expect_exit 2 usercopy-x86 --variants patched,nope "$T612" &&
 	expect_one_line_error "--variants: no variant .nope. \(patched, unpatched, erms\)$" &&
+	(cd "$TEST_DIR" && expect_exit 2 usercopy-x86 --variants "*" "$T612") &&
+	expect_one_line_error "--variants: no variant .\*. " &&
 	expect_exit 2 usercopy-x86 "$TEST_DIR/nowhere" && expect_one_line_error "no such directory" &&
 	mkdir -p "$TEST_DIR/empty/arch" &&
 	expect_exit 2 usercopy-x86 "$TEST_DIR/empty" &&
